@@ -1,0 +1,20 @@
+/*
+ * lsat.h - internal to the Lua binding (src/lsat*.c). Not installed.
+ */
+#ifndef LSAT_H
+#define LSAT_H
+
+#include "compat.h"
+#include "sat.h"
+
+/* The shape at idx, or NULL when it is not a sat shape (never raises). */
+sat_shape *lsat_toshape(lua_State *L, int idx);
+/* The shape at argument arg, or a Lua error "bad argument #arg to 'fn' (shape expected,
+ * got <type>)". */
+sat_shape *lsat_checkshape(lua_State *L, int arg);
+
+/* Registers the broad-phase (spatial hash) functions into the table on top of the stack.
+ * Defined in lsat_hash.c. */
+void lsat_open_hash(lua_State *L);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * Pair tests: separating axes with the minimum translation and containment.
+ *
+ * Every pair is computed in a canonical order (lower kind first; for equal kinds an order
+ * on the shapes' own state), in the first shape's frame, and flipped afterwards when the
+ * caller's order was the other one. So swapping a and b negates the normal bit for bit, and
+ * sat_test and sat_collide run the same arithmetic and always agree.
+ *
+ * Along each axis n, with a projecting to [amin, amax] and b to [bmin, bmax]:
+ *   p = amax - bmin   the move of a along -n that separates them
+ *   q = bmax - amin   the move of a along +n that separates them
+ * A negative p or q is a separating axis. The depth along the axis is min(p, q), which is
+ * also right when one interval contains the other (it includes the distance to the nearer
+ * end), and the smallest depth over the axes is the exact penetration depth for convex
+ * shapes when the axes are the edge normals plus, for a circle, the axis through its centre
+ * and the polygon's closest vertex.
+ */
+#include <stdint.h>
+
+#include "sat_internal.h"
+
+typedef struct best_axis {
+    double depth;
+    sat_vec normal;
+    int a_in_b, b_in_a;
+} best_axis;
+
+static inline void best_init(best_axis *b)
+{
+    b->depth = HUGE_VAL;
+    b->normal = sat__v(1.0, 0.0);
+    b->a_in_b = 1;
+    b->b_in_a = 1;
+}
+
+/* Returns 0 when n separates the intervals; otherwise, with `full`, keeps the least depth. */
+static inline int consider(double amin, double amax, double bmin, double bmax, sat_vec n,
+                           double tol, best_axis *best, int full)
+{
+    double p = amax - bmin, q = bmax - amin;
+    if (p < -tol || q < -tol)
+        return 0;
+    if (full) {
+        if (p <= q) {
+            if (p < best->depth) {
+                best->depth = p;
+                best->normal = n;
+            }
+        } else if (q < best->depth) {
+            best->depth = q;
+            best->normal = sat__neg(n);
+        }
+    }
+    return 1;
+}
+
+/* Interval of a polygon's offsets (relative to its position) along n. */
+static inline void project_polygon(const sat_shape *s, sat_vec n, double *lo, double *hi)
+{
+    const sat_vec *o = sat__coff(s);
+    double mn = sat__dot(o[0], n), mx = mn;
+    for (int i = 1; i < s->count; i++) {
+        double v = sat__dot(o[i], n);
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
+/* mtv = -normal * overlap, with no -0 in either (they print as "-0"). */
+static inline void set_mtv(sat_result *r)
+{
+    if (r->normal.x == 0.0)
+        r->normal.x = 0.0;
+    if (r->normal.y == 0.0)
+        r->normal.y = 0.0;
+    r->mtv = sat__mul(r->normal, -r->overlap);
+    if (r->mtv.x == 0.0)
+        r->mtv.x = 0.0;
+    if (r->mtv.y == 0.0)
+        r->mtv.y = 0.0;
+}
+
+static inline void finish(const best_axis *best, double tol, sat_result *r)
+{
+    r->overlap = best->depth > tol ? best->depth : 0.0;
+    r->normal = best->normal;
+    set_mtv(r);
+    r->a_in_b = best->a_in_b;
+    r->b_in_a = best->b_in_a;
+}
+
+/* ---- polygon / polygon ---------------------------------------------------------------- */
+
+static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_vec d,
+                                  double tol, sat_result *r, int full)
+{
+    best_axis best;
+    const sat_vec *na = sat__cnormal(a), *pa = sat__cplane(a);
+    const sat_vec *nb = sat__cnormal(b), *pb = sat__cplane(b);
+    double sa = a->scale, sb = b->scale;
+    best_init(&best);
+
+    /* a's own normals: its interval is cached (support and width), b's is scanned. */
+    for (int i = 0; i < a->count; i++) {
+        sat_vec n = na[i];
+        double amax = sa * pa[i].x, amin = amax - sa * pa[i].y, lo, hi, dn = sat__dot(d, n);
+        project_polygon(b, n, &lo, &hi);
+        double bmin = dn + lo, bmax = dn + hi;
+        if (!consider(amin, amax, bmin, bmax, n, tol, &best, full))
+            return 0;
+        if (full) {
+            if (bmin < amin - tol || bmax > amax + tol) best.b_in_a = 0;
+            if (amin < bmin - tol || amax > bmax + tol) best.a_in_b = 0;
+        }
+    }
+    for (int j = 0; j < b->count; j++) {
+        sat_vec n = nb[j];
+        double dn = sat__dot(d, n), bmax = dn + sb * pb[j].x, bmin = bmax - sb * pb[j].y;
+        double amin, amax;
+        project_polygon(a, n, &amin, &amax);
+        if (!consider(amin, amax, bmin, bmax, n, tol, &best, full))
+            return 0;
+        if (full) {
+            if (bmin < amin - tol || bmax > amax + tol) best.b_in_a = 0;
+            if (amin < bmin - tol || amax > bmax + tol) best.a_in_b = 0;
+        }
+    }
+    if (full)
+        finish(&best, tol, r);
+    return 1;
+}
+
+/* ---- polygon / circle ----------------------------------------------------------------- */
+
+static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec d,
+                                 double tol, sat_result *r, int full)
+{
+    best_axis best;
+    const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a), *o = sat__coff(a);
+    double s = a->scale, rad = b->radius;
+    best_init(&best);
+
+    for (int i = 0; i < a->count; i++) {
+        double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
+        if (!consider(amin, amax, dn - rad, dn + rad, n[i], tol, &best, full))
+            return 0;
+        if (full && dn + rad > amax + tol)
+            best.b_in_a = 0;
+    }
+
+    /* The axis through the centre and the closest vertex: exact in the vertex regions. */
+    int k = 0;
+    double near2 = HUGE_VAL, far2 = 0.0;
+    for (int i = 0; i < a->count; i++) {
+        sat_vec w = sat__sub(o[i], d);
+        double d2 = sat__dot(w, w);
+        if (d2 < near2) {
+            near2 = d2;
+            k = i;
+        }
+        if (d2 > far2)
+            far2 = d2;
+    }
+    sat_vec u = sat__normalize(sat__sub(o[k], d), NULL);
+    if (u.x != 0.0 || u.y != 0.0) {
+        double amin, amax, du = sat__dot(d, u);
+        project_polygon(a, u, &amin, &amax);
+        if (!consider(amin, amax, du - rad, du + rad, u, tol, &best, full))
+            return 0;
+    }
+    if (full) {
+        double reach = rad + tol;
+        best.a_in_b = far2 <= reach * reach;
+        finish(&best, tol, r);
+    }
+    return 1;
+}
+
+/* ---- circle / circle ------------------------------------------------------------------ */
+
+static inline int circle_circle(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
+                                sat_result *r, int full)
+{
+    double dist, depth;
+    sat_vec n = sat__normalize(d, &dist);
+    depth = a->radius + b->radius - dist;
+    if (depth < -tol)
+        return 0;
+    if (full) {
+        best_axis best;
+        best_init(&best); /* concentric: the normal stays (1, 0) */
+        if (n.x != 0.0 || n.y != 0.0)
+            best.normal = n;
+        best.depth = depth;
+        best.a_in_b = dist + a->radius <= b->radius + tol;
+        best.b_in_a = dist + b->radius <= a->radius + tol;
+        finish(&best, tol, r);
+    }
+    return 1;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------- */
+
+typedef int (*test_fn)(const sat_shape *a, const sat_shape *b, sat_vec d, double tol);
+typedef int (*collide_fn)(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
+                          sat_result *r);
+
+#define SAT_PAIR(name)                                                                        \
+    static int name##_test(const sat_shape *a, const sat_shape *b, sat_vec d, double tol)    \
+    {                                                                                         \
+        return name(a, b, d, tol, NULL, 0);                                                   \
+    }                                                                                         \
+    static int name##_full(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,    \
+                           sat_result *r)                                                     \
+    {                                                                                         \
+        return name(a, b, d, tol, r, 1);                                                      \
+    }
+
+SAT_PAIR(polygon_polygon)
+SAT_PAIR(polygon_circle)
+SAT_PAIR(circle_circle)
+
+/* Indexed [first kind][second kind] with first <= second; the other half is reached by
+ * swapping. A new kind adds a row and a column here and its pair functions above. */
+static const struct {
+    test_fn test;
+    collide_fn collide;
+} pairs[SAT_KIND_COUNT][SAT_KIND_COUNT] = {
+    [SAT_POLYGON] = {
+        [SAT_POLYGON] = {polygon_polygon_test, polygon_polygon_full},
+        [SAT_CIRCLE] = {polygon_circle_test, polygon_circle_full},
+    },
+    [SAT_CIRCLE] = {
+        [SAT_CIRCLE] = {circle_circle_test, circle_circle_full},
+    },
+};
+
+/* Whether a is computed first. Total and independent of argument order: the kinds, then
+ * the shapes' own state, then the caller's id, then (identical shapes, equal ids) memory. */
+static int comes_first(const sat_shape *a, const sat_shape *b)
+{
+#define SAT_ORDER(f)                                                                          \
+    if (a->f != b->f)                                                                         \
+        return a->f < b->f;
+    SAT_ORDER(kind)
+    SAT_ORDER(pos.x)
+    SAT_ORDER(pos.y)
+    SAT_ORDER(pos_lo.x)
+    SAT_ORDER(pos_lo.y)
+    SAT_ORDER(bound)
+    SAT_ORDER(radius)
+    SAT_ORDER(angle)
+    SAT_ORDER(scale)
+    SAT_ORDER(count)
+    SAT_ORDER(id)
+#undef SAT_ORDER
+    return (uintptr_t)a <= (uintptr_t)b;
+}
+
+int sat_test(const sat_shape *a, const sat_shape *b)
+{
+    if (!comes_first(a, b)) {
+        const sat_shape *t = a;
+        a = b;
+        b = t;
+    }
+    return pairs[a->kind][b->kind].test(a, b, sat__offset(a, b), sat__touch_tol(a, b));
+}
+
+int sat_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
+{
+    sat_result r;
+    int swapped = !comes_first(a, b);
+    if (swapped) {
+        const sat_shape *t = a;
+        a = b;
+        b = t;
+    }
+    if (!pairs[a->kind][b->kind].collide(a, b, sat__offset(a, b), sat__touch_tol(a, b), &r))
+        return 0;
+    if (swapped) {
+        int t = r.a_in_b;
+        r.normal = sat__neg(r.normal);
+        set_mtv(&r);
+        r.a_in_b = r.b_in_a;
+        r.b_in_a = t;
+    }
+    *result = r;
+    return 1;
+}

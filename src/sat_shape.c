@@ -1,0 +1,457 @@
+/*
+ * Building, validating and transforming shapes; per-shape queries.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sat_internal.h"
+
+const char *sat_status_message(sat_status status)
+{
+    switch (status) {
+    case SAT_OK: return "ok";
+    case SAT_ERR_NONFINITE: return "number must be finite (not NaN or infinite)";
+    case SAT_ERR_TOO_FEW_POINTS: return "needs at least 3 distinct, non-collinear points";
+    case SAT_ERR_ZERO_AREA: return "points enclose no area";
+    case SAT_ERR_NOT_CONVEX: return "points are not convex";
+    case SAT_ERR_NEGATIVE_RADIUS: return "radius must be >= 0";
+    case SAT_ERR_BAD_SCALE: return "scale factor must be > 0";
+    case SAT_ERR_TOO_MANY_POINTS: return "too many points";
+    case SAT_ERR_NOMEM: return "out of memory";
+    }
+    return "unknown error";
+}
+
+size_t sat_circle_bytes(void)
+{
+    return sizeof(sat_shape);
+}
+
+size_t sat_polygon_bytes(int count)
+{
+    if (count < 0)
+        count = 0;
+    if (count > SAT_MAX_POINTS)
+        count = SAT_MAX_POINTS;
+    return sizeof(sat_shape) + (size_t)5 * (size_t)count * sizeof(sat_vec);
+}
+
+size_t sat_shape_bytes(const sat_shape *s)
+{
+    return s->kind == SAT_POLYGON ? sat_polygon_bytes(s->count) : sat_circle_bytes();
+}
+
+static void init_common(sat_shape *s, sat_kind kind)
+{
+    s->kind = kind;
+    s->count = 0;
+    s->category = 1u;
+    s->mask = 0xFFFFFFFFu;
+    s->id = 0;
+    s->gen = 0;
+    s->pos = sat__v(0.0, 0.0);
+    s->pos_lo = sat__v(0.0, 0.0);
+    s->angle = 0.0;
+    s->cos_a = 1.0;
+    s->sin_a = 0.0;
+    s->scale = 1.0;
+    s->radius = 0.0;
+    s->bound = 0.0;
+    s->box_lo = sat__v(0.0, 0.0);
+    s->box_hi = sat__v(0.0, 0.0);
+}
+
+/* Recompute what depends on rotation and scale: world offsets, normals, box and bound. */
+static void update_cache(sat_shape *s)
+{
+    s->cos_a = cos(s->angle);
+    s->sin_a = sin(s->angle);
+    if (s->kind == SAT_CIRCLE) {
+        s->bound = s->radius;
+        s->box_lo = sat__v(-s->radius, -s->radius);
+        s->box_hi = sat__v(s->radius, s->radius);
+    } else {
+        const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
+        sat_vec *off = sat__off(s), *n = sat__normal(s);
+        double c = s->cos_a, sn = s->sin_a, k = s->scale, bound2 = 0.0;
+        sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
+        for (int i = 0; i < s->count; i++) {
+            sat_vec p = sat__v(k * local[i].x, k * local[i].y);
+            sat_vec o = sat__v(c * p.x - sn * p.y, sn * p.x + c * p.y);
+            double d2 = sat__dot(o, o);
+            off[i] = o;
+            /* + 0.0 turns a -0 into 0, so results never print "-0". */
+            n[i] = sat__v(c * ln[i].x - sn * ln[i].y + 0.0, sn * ln[i].x + c * ln[i].y + 0.0);
+            if (o.x < lo.x) lo.x = o.x;
+            if (o.y < lo.y) lo.y = o.y;
+            if (o.x > hi.x) hi.x = o.x;
+            if (o.y > hi.y) hi.y = o.y;
+            if (d2 > bound2) bound2 = d2;
+        }
+        s->box_lo = lo;
+        s->box_hi = hi;
+        s->bound = sqrt(bound2);
+    }
+    s->gen++;
+}
+
+sat_status sat_circle_init(sat_shape *s, double x, double y, double radius)
+{
+    if (!isfinite(x) || !isfinite(y) || !isfinite(radius))
+        return SAT_ERR_NONFINITE;
+    if (radius < 0.0)
+        return SAT_ERR_NEGATIVE_RADIUS;
+    init_common(s, SAT_CIRCLE);
+    s->pos = sat__v(x, y);
+    s->radius = radius;
+    update_cache(s);
+    return SAT_OK;
+}
+
+/* Distance of b from the line through a and c is at most tol (or a and c coincide, so b is
+ * the tip of a spike). */
+static int collinear(sat_vec a, sat_vec b, sat_vec c, double tol)
+{
+    sat_vec ac = sat__sub(c, a);
+    double len = sqrt(sat__dot(ac, ac));
+    if (len <= tol)
+        return 1;
+    return fabs(sat__cross(ac, sat__sub(b, a))) <= tol * len;
+}
+
+/* Merge consecutive points (cyclically) closer than tol; returns the new count. */
+static int merge_close(sat_vec *p, int n, double tol)
+{
+    int m = 0;
+    double tol2 = tol * tol;
+    for (int i = 0; i < n; i++) {
+        if (m > 0) {
+            sat_vec d = sat__sub(p[i], p[m - 1]);
+            if (sat__dot(d, d) <= tol2)
+                continue;
+        }
+        p[m++] = p[i];
+    }
+    while (m > 1) {
+        sat_vec d = sat__sub(p[m - 1], p[0]);
+        if (sat__dot(d, d) > tol2)
+            break;
+        m--;
+    }
+    return m;
+}
+
+/* Drop collinear points, cyclically, with a stack (monotone-chain style); returns count. */
+static int drop_collinear(sat_vec *p, int n, double tol)
+{
+    int m = 0, start = 0;
+    for (int i = 0; i < n; i++) {
+        while (m >= 2 && collinear(p[m - 2], p[m - 1], p[i], tol))
+            m--;
+        p[m++] = p[i];
+    }
+    /* Close the loop: the seam between the last and the first points. */
+    for (;;) {
+        if (m - start >= 3 && collinear(p[m - 2], p[m - 1], p[start], tol)) {
+            m--;
+        } else if (m - start >= 3 && collinear(p[m - 1], p[start], p[start + 1], tol)) {
+            start++;
+        } else {
+            break;
+        }
+    }
+    if (start > 0)
+        memmove(p, p + start, (size_t)(m - start) * sizeof(sat_vec));
+    return m - start;
+}
+
+sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
+{
+    if (count > SAT_MAX_POINTS)
+        return SAT_ERR_TOO_MANY_POINTS;
+    for (int i = 0; i < count; i++)
+        if (!isfinite(points[i].x) || !isfinite(points[i].y))
+            return SAT_ERR_NONFINITE;
+    if (count < 3)
+        return SAT_ERR_TOO_FEW_POINTS;
+
+    /* Work relative to the first point, so that an outline far from 0 keeps its shape. */
+    sat_vec origin = points[0], lo, hi;
+    sat_vec *p = s->v;
+    lo = hi = sat__v(0.0, 0.0);
+    for (int i = 0; i < count; i++) {
+        p[i] = sat__sub(points[i], origin);
+        if (!isfinite(p[i].x) || !isfinite(p[i].y))
+            return SAT_ERR_NONFINITE;
+        if (p[i].x < lo.x) lo.x = p[i].x;
+        if (p[i].y < lo.y) lo.y = p[i].y;
+        if (p[i].x > hi.x) hi.x = p[i].x;
+        if (p[i].y > hi.y) hi.y = p[i].y;
+    }
+    double size = fmax(hi.x - lo.x, hi.y - lo.y);
+    if (!(size > 0.0))
+        return SAT_ERR_TOO_FEW_POINTS;
+    if (!isfinite(size))
+        return SAT_ERR_NONFINITE;
+
+    int n = merge_close(p, count, SAT_MERGE_REL * size);
+    n = drop_collinear(p, n, SAT_COLLINEAR_REL * size);
+    n = merge_close(p, n, SAT_MERGE_REL * size);
+    if (n < 3)
+        return SAT_ERR_TOO_FEW_POINTS;
+
+    /* Signed area and centroid by a fan from point 0. */
+    double area2 = 0.0;
+    sat_vec c = sat__v(0.0, 0.0);
+    for (int i = 1; i + 1 < n; i++) {
+        double a = sat__cross(sat__sub(p[i], p[0]), sat__sub(p[i + 1], p[0]));
+        area2 += a;
+        c.x += a * (p[0].x + p[i].x + p[i + 1].x);
+        c.y += a * (p[0].y + p[i].y + p[i + 1].y);
+    }
+    if (!(fabs(area2) * 0.5 > SAT_AREA_REL * size * size))
+        return SAT_ERR_ZERO_AREA;
+    c = sat__mul(c, 1.0 / (3.0 * area2));
+    if (area2 < 0.0) {
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            sat_vec t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+
+    /* Convex: every turn is to the left (straight ones are gone), and the turns add up to
+     * one full turn (a pentagram turns left everywhere but twice around). */
+    double turning = 0.0;
+    for (int i = 0; i < n; i++) {
+        sat_vec e0 = sat__sub(p[(i + 1) % n], p[i]);
+        sat_vec e1 = sat__sub(p[(i + 2) % n], p[(i + 1) % n]);
+        double cr = sat__cross(e0, e1);
+        if (cr < 0.0)
+            return SAT_ERR_NOT_CONVEX;
+        turning += atan2(cr, sat__dot(e0, e1));
+    }
+    if (fabs(turning - 2.0 * SAT_PI) > SAT_PI)
+        return SAT_ERR_NOT_CONVEX;
+
+    init_common(s, SAT_POLYGON);
+    s->count = n;
+    sat_vec *local = sat__local(s), *ln = sat__lnormal(s), *pl = sat__plane(s);
+    for (int i = 0; i < n; i++)
+        local[i] = sat__sub(p[i], c);
+    for (int i = 0; i < n; i++) {
+        sat_vec e = sat__sub(local[(i + 1) % n], local[i]);
+        ln[i] = sat__normalize(sat__v(e.y, -e.x), NULL);
+    }
+    /* Support and width along each edge normal. The deepest vertex along normal i only
+     * moves forward as i does (rotating calipers), so this is linear. */
+    int j = 0;
+    for (int k = 1; k < n; k++)
+        if (sat__dot(local[k], ln[0]) < sat__dot(local[j], ln[0]))
+            j = k;
+    for (int i = 0; i < n; i++) {
+        for (int steps = 0; steps < n; steps++) {
+            int next = (j + 1) % n;
+            if (!(sat__dot(local[next], ln[i]) < sat__dot(local[j], ln[i])))
+                break;
+            j = next;
+        }
+        double support = sat__dot(local[i], ln[i]);
+        pl[i] = sat__v(support, support - sat__dot(local[j], ln[i]));
+    }
+    sat__two_sum(origin.x, c.x, &s->pos.x, &s->pos_lo.x);
+    sat__two_sum(origin.y, c.y, &s->pos.y, &s->pos_lo.y);
+    update_cache(s);
+    return SAT_OK;
+}
+
+void sat_shape_copy(sat_shape *dst, const sat_shape *src)
+{
+    memcpy(dst, src, sat_shape_bytes(src));
+}
+
+sat_shape *sat_circle_new(double x, double y, double radius, sat_status *status)
+{
+    sat_status st = SAT_ERR_NOMEM;
+    sat_shape *s = malloc(sat_circle_bytes());
+    if (s && (st = sat_circle_init(s, x, y, radius)) != SAT_OK) {
+        free(s);
+        s = NULL;
+    }
+    if (status)
+        *status = st;
+    return s;
+}
+
+sat_shape *sat_polygon_new(const sat_vec *points, int count, sat_status *status)
+{
+    sat_status st = SAT_ERR_TOO_MANY_POINTS;
+    sat_shape *s = NULL;
+    if (count <= SAT_MAX_POINTS) {
+        st = SAT_ERR_NOMEM;
+        s = malloc(sat_polygon_bytes(count));
+    }
+    if (s && (st = sat_polygon_init(s, points, count)) != SAT_OK) {
+        free(s);
+        s = NULL;
+    }
+    if (status)
+        *status = st;
+    return s;
+}
+
+sat_shape *sat_shape_clone(const sat_shape *src)
+{
+    sat_shape *s = malloc(sat_shape_bytes(src));
+    if (s)
+        sat_shape_copy(s, src);
+    return s;
+}
+
+void sat_shape_free(sat_shape *s)
+{
+    free(s);
+}
+
+/* ---- transform ---------------------------------------------------------------------- */
+
+sat_status sat_shape_move_to(sat_shape *s, double x, double y)
+{
+    if (!isfinite(x) || !isfinite(y))
+        return SAT_ERR_NONFINITE;
+    s->pos = sat__v(x, y);
+    s->pos_lo = sat__v(0.0, 0.0);
+    s->gen++;
+    return SAT_OK;
+}
+
+/* Adds d to the double-double (hi, lo) and renormalises. */
+static void dd_add(double *hi, double *lo, double d)
+{
+    double s, e;
+    sat__two_sum(*hi, d, &s, &e);
+    e += *lo;
+    *hi = s + e;
+    *lo = e - (*hi - s);
+}
+
+sat_status sat_shape_move(sat_shape *s, double dx, double dy)
+{
+    if (!isfinite(dx) || !isfinite(dy) || !isfinite(s->pos.x + dx) || !isfinite(s->pos.y + dy))
+        return SAT_ERR_NONFINITE;
+    dd_add(&s->pos.x, &s->pos_lo.x, dx);
+    dd_add(&s->pos.y, &s->pos_lo.y, dy);
+    s->gen++;
+    return SAT_OK;
+}
+
+sat_vec sat_shape_position(const sat_shape *s)
+{
+    return sat__v(s->pos.x + s->pos_lo.x, s->pos.y + s->pos_lo.y);
+}
+
+sat_status sat_shape_set_rotation(sat_shape *s, double angle)
+{
+    if (!isfinite(angle))
+        return SAT_ERR_NONFINITE;
+    s->angle = angle;
+    update_cache(s);
+    return SAT_OK;
+}
+
+sat_status sat_shape_rotate(sat_shape *s, double dangle)
+{
+    if (!isfinite(dangle) || !isfinite(s->angle + dangle))
+        return SAT_ERR_NONFINITE;
+    return sat_shape_set_rotation(s, s->angle + dangle);
+}
+
+double sat_shape_rotation(const sat_shape *s)
+{
+    return s->angle;
+}
+
+sat_status sat_shape_scale(sat_shape *s, double factor)
+{
+    if (!isfinite(factor))
+        return SAT_ERR_NONFINITE;
+    if (!(factor > 0.0))
+        return SAT_ERR_BAD_SCALE;
+    if (s->kind == SAT_CIRCLE) {
+        double r = s->radius * factor;
+        if (!isfinite(r))
+            return SAT_ERR_NONFINITE;
+        s->radius = r;
+    } else {
+        double k = s->scale * factor;
+        if (!isfinite(k) || !isfinite(k * s->bound / s->scale))
+            return SAT_ERR_NONFINITE;
+        if (!(k > 0.0))
+            return SAT_ERR_BAD_SCALE;
+        s->scale = k;
+    }
+    update_cache(s);
+    return SAT_OK;
+}
+
+/* A circle keeps its size in the radius (its scale stays 1), so radius() returns exactly
+ * what setRadius() was given. */
+sat_status sat_circle_set_radius(sat_shape *s, double radius)
+{
+    if (!isfinite(radius))
+        return SAT_ERR_NONFINITE;
+    if (radius < 0.0)
+        return SAT_ERR_NEGATIVE_RADIUS;
+    s->radius = radius;
+    update_cache(s);
+    return SAT_OK;
+}
+
+double sat_circle_radius(const sat_shape *s)
+{
+    return s->radius;
+}
+
+/* ---- queries ------------------------------------------------------------------------ */
+
+sat_aabb sat_shape_bbox(const sat_shape *s)
+{
+    sat_aabb b;
+    b.x1 = (s->pos.x + s->box_lo.x) + s->pos_lo.x;
+    b.y1 = (s->pos.y + s->box_lo.y) + s->pos_lo.y;
+    b.x2 = (s->pos.x + s->box_hi.x) + s->pos_lo.x;
+    b.y2 = (s->pos.y + s->box_hi.y) + s->pos_lo.y;
+    return b;
+}
+
+double sat_shape_area(const sat_shape *s)
+{
+    if (s->kind == SAT_CIRCLE)
+        return SAT_PI * s->radius * s->radius;
+    const sat_vec *p = sat__clocal(s);
+    double a2 = 0.0;
+    for (int i = 0; i < s->count; i++)
+        a2 += sat__cross(p[i], p[(i + 1) % s->count]);
+    return 0.5 * a2 * s->scale * s->scale;
+}
+
+sat_vec sat_polygon_vertex(const sat_shape *s, int i)
+{
+    sat_vec o = sat__coff(s)[i];
+    return sat__v((s->pos.x + o.x) + s->pos_lo.x, (s->pos.y + o.y) + s->pos_lo.y);
+}
+
+int sat_shape_contains(const sat_shape *s, double x, double y)
+{
+    if (!isfinite(x) || !isfinite(y))
+        return 0;
+    sat_vec p = sat__relative(s, x, y);
+    double tol = SAT_TOUCH_REL * s->bound;
+    if (s->kind == SAT_CIRCLE)
+        return sqrt(sat__dot(p, p)) <= s->radius + tol;
+    const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
+    for (int i = 0; i < s->count; i++)
+        if (sat__dot(n[i], p) - s->scale * pl[i].x > tol)
+            return 0;
+    return 1;
+}
