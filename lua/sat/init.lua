@@ -1,0 +1,38 @@
+--- sat: 2D collision (Separating Axis Theorem) for convex polygons and circles.
+-- The only module users require. The narrow phase is the C module sat.core; the world
+-- (sat.world) and the debug drawing helpers (sat.debug) are Lua and load on first use, so
+-- requiring sat never requires LÖVE.
+local core = require("sat.core")
+
+local sat = {
+  _VERSION = "sat " .. core._VERSION,
+  _DESCRIPTION = "2D SAT collision for convex polygons and circles, with a C core",
+  _LICENSE = "MIT",
+  core = core,
+}
+
+for _, name in ipairs({
+  "vec", "circle", "point", "polygon", "box", "test", "collide", "isShape", "isVec",
+}) do
+  sat[name] = core[name]
+end
+
+--- sat.world([cellSize]) -> a new world (spatial hash broad phase, queries, callbacks).
+function sat.world(cellSize)
+  return require("sat.world").new(cellSize)
+end
+
+-- Loaded on first access only: sat.debug draws with love.graphics.
+local lazy = { debug = "sat.debug" }
+
+return setmetatable(sat, {
+  __index = function(t, key)
+    local name = lazy[key]
+    if name == nil then
+      return nil
+    end
+    local mod = require(name)
+    rawset(t, key, mod)
+    return mod
+  end,
+})
