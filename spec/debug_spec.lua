@@ -1,0 +1,272 @@
+-- sat.debug: loads without LÖVE, refuses to draw without it, and draws what it should
+-- through a fake love.graphics that records every call.
+local sat = require("sat")
+
+-- A fake love.graphics: every call is recorded as { name, args... } along with the colour
+-- set at that moment.
+local function fakeLove()
+  local calls = {}
+  local color = { 1, 1, 1, 1 }
+  local g = {}
+  local function record(name)
+    g[name] = function(...)
+      calls[#calls + 1] = { name = name, color = { color[1], color[2], color[3], color[4] },
+                            args = { ... } }
+    end
+  end
+  for _, name in ipairs({ "polygon", "circle", "line", "rectangle" }) do record(name) end
+  function g.setColor(r, gg, b, a)
+    if type(r) == "table" then r, gg, b, a = r[1], r[2], r[3], r[4] end
+    color = { r, gg, b, a or 1 }
+  end
+  function g.getColor() return color[1], color[2], color[3], color[4] end
+  return { graphics = g }, calls
+end
+
+local function only(calls, name)
+  local out = {}
+  for _, c in ipairs(calls) do
+    if c.name == name then out[#out + 1] = c end
+  end
+  return out
+end
+
+local function sameList(expected, got, tol)
+  assert.are.equal(#expected, #got)
+  for i = 1, #expected do assert.is_near(expected[i], got[i], tol or 1e-9) end
+end
+
+local function err(f)
+  local ok, e = pcall(f)
+  assert.is_false(ok, "expected an error")
+  return tostring(e)
+end
+
+local function has(msg, text)
+  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
+end
+
+describe("sat.debug without LÖVE", function()
+  it("is not loaded by require('sat'), and loading it does not load LÖVE", function()
+    -- a fresh sat, in case another spec already touched sat.debug
+    for name in pairs(package.loaded) do
+      if name == "sat" or name == "sat.debug" or name == "sat.world" then package.loaded[name] = nil end
+    end
+    local fresh = require("sat")
+    assert.is_nil(package.loaded["sat.debug"])
+    assert.is_nil(rawget(_G, "love"))
+    assert.is_nil(package.loaded.love)
+    local d = fresh.debug
+    assert.are.equal(package.loaded["sat.debug"], d)
+    assert.are.equal("function", type(d.drawWorld))
+    assert.is_nil(rawget(_G, "love"))
+    assert.is_nil(package.loaded.love)
+  end)
+
+  it("raises a clear error from every drawing function", function()
+    local d = sat.debug
+    local b = sat.box(0, 0, 10, 10)
+    local r = assert(sat.collide(b, sat.box(5, 0, 10, 10)))
+    local calls = {
+      function() d.drawShape(b) end,
+      function() d.drawBBox(b) end,
+      function() d.drawArrow(0, 0, 1, 1) end,
+      function() d.drawResponse(r) end,
+      function() d.drawCells(sat.world(32)) end,
+      function() d.drawWorld(sat.world(32)) end,
+    }
+    for _, f in ipairs(calls) do
+      has(err(f), "sat.debug needs LÖVE (love.graphics)")
+    end
+  end)
+
+  it("lists cells and contacts without LÖVE", function()
+    local w = sat.world(10)
+    w:add(sat.box(1, 1, 5, 5))       -- cell (0, 0)
+    w:add(sat.box(12, 1, 10, 5))     -- cells (1, 0) and (2, 0)
+    local cells = sat.debug.cells(w)
+    local got = {}
+    for _, c in ipairs(cells) do got[#got + 1] = ("%d,%d"):format(c.x, c.y) end
+    assert.are.same({ "0,0", "10,0", "20,0" }, got)
+    assert.are.same({}, sat.debug.contacts(w))
+  end)
+end)
+
+describe("sat.debug with a fake love.graphics", function()
+  local calls, d, fake
+
+  before_each(function()
+    fake, calls = fakeLove()
+    _G.love = fake
+    d = sat.debug
+  end)
+
+  after_each(function()
+    _G.love = nil
+  end)
+
+  it("draws a polygon from its world vertices", function()
+    local p = sat.polygon(0, 0, 40, 0, 20, 30)
+    p:rotate(0.3)
+    d.drawShape(p)
+    local polys = only(calls, "polygon")
+    assert.are.equal(1, #polys)
+    assert.are.equal("line", polys[1].args[1])
+    sameList(p:vertices(), polys[1].args[2])
+    assert.are.same(d.colors.shape, polys[1].color)
+
+    d.drawShape(p, "fill", { 1, 0, 0 })
+    polys = only(calls, "polygon")
+    assert.are.equal("fill", polys[2].args[1])
+    assert.are.same({ 1, 0, 0, 1 }, polys[2].color)
+  end)
+
+  it("draws a circle at its centre and radius, with a spoke for its rotation", function()
+    local c = sat.circle(50, 60, 7)
+    c:setRotation(math.pi / 2)
+    d.drawShape(c)
+    local circles = only(calls, "circle")
+    assert.are.equal(1, #circles)
+    sameList({ 50, 60, 7 }, { circles[1].args[2], circles[1].args[3], circles[1].args[4] })
+    local spoke = only(calls, "line")[1].args
+    sameList({ 50, 60, 50, 67 }, spoke, 1e-9)
+  end)
+
+  it("draws bounding boxes as rectangles", function()
+    local c = sat.circle(50, 60, 7)
+    d.drawBBox(c)
+    local rects = only(calls, "rectangle")
+    assert.are.equal(1, #rects)
+    assert.are.same({ "line", 43, 53, 14, 14 }, rects[1].args)
+    assert.are.same(d.colors.bbox, rects[1].color)
+  end)
+
+  it("draws an arrow as a shaft and a two-stroke head at the tip", function()
+    d.drawArrow(0, 0, 100, 0)
+    local lines = only(calls, "line")
+    assert.are.equal(2, #lines)
+    assert.are.same({ 0, 0, 100, 0 }, lines[1].args)
+    local head = lines[2].args
+    assert.are.equal(6, #head)
+    assert.are.same({ 100, 0 }, { head[3], head[4] })
+    -- both strokes come back from the tip, one on each side
+    assert.is_true(head[1] < 100 and head[5] < 100)
+    assert.is_true(head[2] * head[6] < 0)
+  end)
+
+  it("draws a response's normal and MTV from the contact", function()
+    local a = sat.box(0, 0, 10, 10)
+    local b = sat.box(8, 0, 10, 10)
+    local r = assert(sat.collide(a, b))
+    d.drawResponse(r, { normalLength = 20 })
+    local lines = only(calls, "line")
+    assert.are.equal(4, #lines) -- two arrows
+    -- the contact is the middle of the two boxes' overlap: (9, 5)
+    local n, m = lines[1], lines[3]
+    sameList({ 9, 5, 29, 5 }, n.args)            -- normal: +x toward b, 20 long
+    sameList({ 9, 5, 7, 5 }, m.args)             -- mtv: moves a 2 to the left
+    assert.are.same(d.colors.normal, n.color)
+    assert.are.same(d.colors.mtv, m.color)
+  end)
+
+  it("draws a world: one polygon call per polygon, one circle per circle", function()
+    local w = sat.world(32)
+    local p1 = w:add(sat.box(0, 0, 20, 10))
+    local p2 = w:add(sat.polygon(100, 100, 140, 100, 120, 130))
+    local c = w:add(sat.circle(300, 300, 12))
+    local n = d.drawWorld(w)
+    assert.are.equal(0, n)
+    local polys = only(calls, "polygon")
+    assert.are.equal(2, #polys)
+    local want = { p1:vertices(), p2:vertices() }
+    -- in the world's order
+    local order = {}
+    for _, s in ipairs(w:shapes()) do
+      if s:kind() == "polygon" then order[#order + 1] = s:vertices() end
+    end
+    for i = 1, 2 do sameList(order[i], polys[i].args[2]) end
+    assert.are_not.same(want[1], want[2])
+    local circles = only(calls, "circle")
+    assert.are.equal(1, #circles)
+    sameList({ 300, 300, 12 }, { circles[1].args[2], circles[1].args[3], circles[1].args[4] })
+    assert.are.equal(0, #only(calls, "rectangle"))
+    assert.is_truthy(c)
+  end)
+
+  it("draws bboxes and cells when asked, and restores the colour", function()
+    local w = sat.world(10)
+    w:add(sat.box(1, 1, 5, 5))
+    w:add(sat.box(12, 1, 10, 5))
+    fake.graphics.setColor(0.1, 0.2, 0.3, 0.4)
+    d.drawWorld(w, { bboxes = true, cells = true })
+    local rects = only(calls, "rectangle")
+    -- 3 cells (a fill and an outline each), then 2 bboxes
+    assert.are.equal(3 * 2 + 2, #rects)
+    local outlines = {}
+    for i = 1, 6 do
+      local a = rects[i].args
+      if a[1] == "line" then outlines[#outlines + 1] = { a[2], a[3], a[4], a[5] } end
+    end
+    assert.are.same({ { 0, 0, 10, 10 }, { 10, 0, 10, 10 }, { 20, 0, 10, 10 } }, outlines)
+    local boxes = {}
+    for i = 7, 8 do boxes[#boxes + 1] = rects[i].args end
+    table.sort(boxes, function(p, q) return p[2] < q[2] end)
+    assert.are.same({ { "line", 1, 1, 5, 5 }, { "line", 12, 1, 10, 5 } }, boxes)
+    assert.are.same({ 0.1, 0.2, 0.3, 0.4 }, { fake.graphics.getColor() })
+  end)
+
+  it("draws arrows for colliding pairs only", function()
+    local w = sat.world(32)
+    local a = w:add(sat.box(0, 0, 10, 10))
+    local b = w:add(sat.box(8, 0, 10, 10))     -- overlaps a by 2 along x
+    w:add(sat.circle(200, 200, 5))              -- alone
+    local n = d.drawWorld(w, { contacts = true, shapes = false, normalLength = 10 })
+    assert.are.equal(1, n)
+    local lines = only(calls, "line")
+    assert.are.equal(4, #lines)
+    assert.are.equal(0, #only(calls, "polygon"))
+    -- the arrows start at the contact (9, 5) and follow the pair's normal (+-x)
+    local shaft = lines[1].args
+    sameList({ 9, 5 }, { shaft[1], shaft[2] })
+    assert.is_near(10, math.abs(shaft[3] - shaft[1]), 1e-9)
+    assert.is_near(0, shaft[4] - shaft[2], 1e-9)
+    local mtv = lines[3].args
+    assert.is_near(2, math.abs(mtv[3] - mtv[1]), 1e-9)
+    -- the normal points away from where the MTV moves the first shape
+    assert.is_true((shaft[3] - shaft[1]) * (mtv[3] - mtv[1]) < 0)
+    assert.is_truthy(a and b)
+  end)
+
+  it("takes per-shape colours and colour overrides", function()
+    local w = sat.world(32)
+    local hot = w:add(sat.box(0, 0, 10, 10))
+    w:add(sat.box(100, 0, 10, 10))
+    d.drawWorld(w, {
+      color = function(s) if s == hot then return { 1, 0, 0, 1 } end end,
+      colors = { shape = { 0, 0, 1, 1 } },
+    })
+    local polys = only(calls, "polygon")
+    assert.are.equal(2, #polys)
+    local seen = {}
+    for _, p in ipairs(polys) do
+      seen[p.args[2][1] == hot:vertices()[1] and "hot" or "cold"] = p.color
+    end
+    assert.are.same({ 1, 0, 0, 1 }, seen.hot)
+    assert.are.same({ 0, 0, 1, 1 }, seen.cold)
+    -- the override was for this call only
+    assert.are_not.same({ 0, 0, 1, 1 }, d.colors.shape)
+  end)
+
+  it("names the function and the argument on bad input", function()
+    has(err(function() d.drawShape("box") end), "bad argument #1 to 'drawShape' (shape expected")
+    has(err(function() d.drawShape(sat.box(0, 0, 1, 1), "filled") end),
+        "bad argument #2 to 'drawShape' (mode must be 'line' or 'fill'")
+    has(err(function() d.drawBBox(sat.box(0, 0, 1, 1), "red") end),
+        "bad argument #2 to 'drawBBox' (colour")
+    has(err(function() d.drawArrow(0, 0, "1", 1) end), "bad argument #3 to 'drawArrow'")
+    has(err(function() d.drawResponse({}) end), "bad argument #1 to 'drawResponse'")
+    has(err(function() d.drawWorld({}) end), "bad argument #1 to 'drawWorld' (world expected")
+    has(err(function() d.drawWorld(sat.world(), 5) end), "bad argument #2 to 'drawWorld'")
+    assert.are.equal(0, #calls) -- nothing drawn on an error
+  end)
+end)
