@@ -1,0 +1,191 @@
+-- Every error path of the binding: bad numbers, bad types, refused geometry. Each error names
+-- the function and the argument, and leaves nothing half-built or half-changed.
+local sat = require("sat")
+
+local function err(f)
+  local ok, e = pcall(f)
+  assert.is_false(ok, "expected an error")
+  return tostring(e)
+end
+
+local function has(msg, text)
+  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
+end
+
+local nan, inf = 0 / 0, math.huge
+
+describe("constructors", function()
+  it("sat.circle checks each number and the radius", function()
+    has(err(function() local s = sat.circle(0, 0, -1) return s end),
+      "bad argument #3 to 'circle' (radius must be >= 0)")
+    has(err(function() local s = sat.circle(nan, 0, 1) return s end),
+      "bad argument #1 to 'circle' (finite number expected, got nan)")
+    has(err(function() local s = sat.circle(0, inf, 1) return s end),
+      "bad argument #2 to 'circle' (finite number expected, got inf)")
+    has(err(function() local s = sat.circle(0, 0, inf) return s end),
+      "bad argument #3 to 'circle' (finite number expected, got inf)")
+    has(err(function() local s = sat.circle(0, 0) return s end),
+      "bad argument #3 to 'circle' (number expected, got no value)")
+    has(err(function() local s = sat.circle(0, {}, 1) return s end),
+      "bad argument #2 to 'circle' (number expected, got table)")
+    has(err(function() local s = sat.circle(sat.vec(0, 0), 1) return s end),
+      "bad argument #1 to 'circle' (number expected, got vec)")
+  end)
+
+  it("sat.point checks its coordinates", function()
+    has(err(function() local s = sat.point(0, -inf) return s end),
+      "bad argument #2 to 'point' (finite number expected, got -inf)")
+    has(err(function() local s = sat.point() return s end),
+      "bad argument #1 to 'point' (number expected, got no value)")
+  end)
+
+  it("sat.box checks its numbers and a positive size", function()
+    has(err(function() local s = sat.box(0, 0, 0, 1) return s end),
+      "bad argument #3 to 'box' (width must be > 0)")
+    has(err(function() local s = sat.box(0, 0, 1, -2) return s end),
+      "bad argument #4 to 'box' (height must be > 0)")
+    has(err(function() local s = sat.box(0, nan, 1, 1) return s end),
+      "bad argument #2 to 'box' (finite number expected, got nan)")
+    has(err(function() local s = sat.box(0, 0, 1) return s end),
+      "bad argument #4 to 'box' (number expected, got no value)")
+  end)
+
+  describe("sat.polygon", function()
+    it("refuses too few points", function()
+      has(err(function() local s = sat.polygon(0, 0, 1, 1) return s end),
+        "bad argument #1 to 'polygon' (needs at least 3 distinct, non-collinear points)")
+      has(err(function() local s = sat.polygon({ 0, 0, 1, 0 }) return s end),
+        "bad argument #1 to 'polygon' (needs at least 3")
+      has(err(function() local s = sat.polygon({}) return s end),
+        "bad argument #1 to 'polygon' (table of numbers or vecs expected, got nil at index 1)")
+      has(err(function() local s = sat.polygon() return s end),
+        "bad argument #1 to 'polygon' (number or table expected, got no value)")
+      -- three points, but two of them merge
+      has(err(function() local s = sat.polygon(0, 0, 1, 0, 1, 0) return s end),
+        "bad argument #1 to 'polygon' (needs at least 3")
+    end)
+
+    it("refuses collinear points (no area)", function()
+      local msg = err(function() local s = sat.polygon(0, 0, 1, 1, 2, 2, 3, 3) return s end)
+      has(msg, "bad argument #1 to 'polygon' (")
+      assert.is_truthy(msg:find("needs at least 3", 1, true) or msg:find("no area", 1, true))
+    end)
+
+    it("refuses a non-convex outline, saying so", function()
+      has(err(function() local s = sat.polygon(0, 0, 2, 0, 1, 0.5, 2, 2, 0, 2) return s end),
+        "bad argument #1 to 'polygon' (points are not convex)")
+      -- a star's outline winds twice
+      local star = {}
+      for i = 0, 4 do
+        local a = 2 * math.pi * (2 * i) / 5
+        star[#star + 1] = math.cos(a)
+        star[#star + 1] = math.sin(a)
+      end
+      has(err(function() local s = sat.polygon(star) return s end),
+        "bad argument #1 to 'polygon' (points are not convex)")
+    end)
+
+    it("names the bad number in the argument list", function()
+      has(err(function() local s = sat.polygon(0, 0, 1, nan, 0, 1) return s end),
+        "bad argument #4 to 'polygon' (finite number expected, got nan)")
+      has(err(function() local s = sat.polygon(0, 0, 1, 0, 0, 1, 5) return s end),
+        "bad argument #8 to 'polygon' (number expected, got no value)")
+      has(err(function() local s = sat.polygon(0, 0, 1, 0, 0, "y") return s end),
+        "bad argument #6 to 'polygon' (number expected, got string)")
+    end)
+
+    it("names the bad entry of a table", function()
+      has(err(function() local s = sat.polygon({ 0, 0, 1, 0, 0, inf }) return s end),
+        "bad argument #1 to 'polygon' (finite number expected at index 6, got inf)")
+      has(err(function() local s = sat.polygon({ 0, 0, 1, 0, 0, 1, 2 }) return s end),
+        "bad argument #1 to 'polygon' (odd number of coordinates (7))")
+      has(err(function() local s = sat.polygon({ 0, 0, 1, 0, true, 1 }) return s end),
+        "bad argument #1 to 'polygon' (number expected at index 5, got boolean)")
+      local v = sat.vec
+      has(err(function() local s = sat.polygon({ v(0, 0), v(1, 0), 3 }) return s end),
+        "bad argument #1 to 'polygon' (vec expected at index 3, got number)")
+      has(err(function() local s = sat.polygon({ "a" }) return s end),
+        "bad argument #1 to 'polygon' (table of numbers or vecs expected, got string at index 1)")
+    end)
+  end)
+end)
+
+describe("methods", function()
+  it("refuse non-finite numbers, leaving the shape unchanged", function()
+    local s = sat.box(0, 0, 2, 2)
+    local cases = {
+      { "moveTo", function() s:moveTo(1, nan) end, "bad argument #2 to 'moveTo'" },
+      { "moveTo", function() s:moveTo(inf, 1) end, "bad argument #1 to 'moveTo'" },
+      { "move", function() s:move(nan, 0) end, "bad argument #1 to 'move'" },
+      { "setRotation", function() s:setRotation(inf) end, "bad argument #1 to 'setRotation'" },
+      { "rotate", function() s:rotate(nan) end, "bad argument #1 to 'rotate'" },
+      { "scale", function() s:scale(inf) end, "bad argument #1 to 'scale'" },
+      { "contains", function() s:contains(0, nan) end, "bad argument #2 to 'contains'" },
+      { "raycast", function() s:raycast(0, 0, inf, 1) end, "bad argument #3 to 'raycast'" },
+    }
+    for _, c in ipairs(cases) do
+      local msg = err(c[2])
+      has(msg, c[3])
+      has(msg, "(finite number expected, got ")
+    end
+    local x, y = s:position()
+    assert.are.equal(1, x)
+    assert.are.equal(1, y)
+    assert.are.equal(0, s:rotation())
+    assert.are.equal(4, s:area())
+  end)
+
+  it("refuse a move that would leave the finite range, leaving the shape unchanged", function()
+    local s = sat.circle(1e308, 0, 1)
+    has(err(function() s:move(1e308, 0) end), "bad argument #1 to 'move' (")
+    assert.are.equal(1e308, (s:position()))
+  end)
+
+  it("scale refuses factors <= 0", function()
+    local s = sat.circle(0, 0, 2)
+    has(err(function() s:scale(0) end), "bad argument #1 to 'scale' (scale factor must be > 0)")
+    has(err(function() s:scale(-1) end), "bad argument #1 to 'scale' (scale factor must be > 0)")
+    assert.are.equal(2, s:radius())
+  end)
+
+  it("setRadius refuses negative and non-finite radii", function()
+    local c = sat.circle(0, 0, 2)
+    has(err(function() c:setRadius(-1) end), "bad argument #1 to 'setRadius' (radius must be >= 0)")
+    has(err(function() c:setRadius(nan) end),
+      "bad argument #1 to 'setRadius' (finite number expected, got nan)")
+    assert.are.equal(2, c:radius())
+  end)
+
+  it("raise an error, never crash, on a wrong self", function()
+    local c, p, v = sat.circle(0, 0, 1), sat.box(0, 0, 1, 1), sat.vec(1, 2)
+    has(err(function() c.moveTo(v, 1, 2) end), "bad argument #1 to 'moveTo' (shape expected, got vec)")
+    has(err(function() c:moveTo("a", 2) end), "bad argument #1 to 'moveTo' (number expected, got string)")
+    has(err(function() local r = c.radius(p) return r end),
+      "bad argument #1 to 'radius' (circle expected, got polygon)")
+    has(err(function() local r = p.vertices(c) return r end),
+      "bad argument #1 to 'vertices' (polygon expected, got circle)")
+    has(err(function() local r = p.area(nil) return r end),
+      "bad argument #1 to 'area' (shape expected, got nil)")
+    has(err(function() local r = p:vertices(5) return r end), "bad argument #1 to 'vertices'")
+    -- metamethods called by hand get the same checks
+    has(err(function() return getmetatable(p).__index(v, "x") end), "shape expected, got vec")
+    has(err(function() return getmetatable(v).__index(p, "x") end), "vec expected, got polygon")
+    has(err(function() return getmetatable(p).__tostring(io.stdout) end), "shape expected")
+  end)
+end)
+
+describe("nothing half-built", function()
+  it("a failed constructor leaves no shape behind", function()
+    for _ = 1, 3 do
+      collectgarbage("collect")
+    end
+    local before = collectgarbage("count")
+    for _ = 1, 2000 do
+      pcall(sat.polygon, 0, 0, 2, 0, 1, 0.5, 2, 2, 0, 2)
+      pcall(sat.circle, 0, 0, -1)
+    end
+    collectgarbage("collect")
+    collectgarbage("collect")
+    assert.is_true(collectgarbage("count") - before < 64)
+  end)
+end)

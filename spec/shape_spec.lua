@@ -1,0 +1,361 @@
+-- Shapes: constructors, transforms, queries, fields, clone and tostring.
+local sat = require("sat")
+
+local function err(f)
+  local ok, e = pcall(f)
+  assert.is_false(ok, "expected an error")
+  return tostring(e)
+end
+
+local function has(msg, text)
+  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
+end
+
+local function pos(s, x, y, tol)
+  local px, py = s:position()
+  assert.is_near(x, px, tol or 1e-12)
+  assert.is_near(y, py, tol or 1e-12)
+end
+
+local function bbox(s, x1, y1, x2, y2, tol)
+  tol = tol or 1e-12
+  local a, b, c, d = s:bbox()
+  assert.is_near(x1, a, tol)
+  assert.is_near(y1, b, tol)
+  assert.is_near(x2, c, tol)
+  assert.is_near(y2, d, tol)
+end
+
+-- A regular n-gon of radius r about (cx, cy), as a flat table.
+local function ngon(n, cx, cy, r, clockwise)
+  local t = {}
+  for i = 0, n - 1 do
+    local a = 2 * math.pi * i / n
+    if clockwise then a = -a end
+    t[#t + 1] = cx + r * math.cos(a)
+    t[#t + 1] = cy + r * math.sin(a)
+  end
+  return t
+end
+
+describe("sat.circle", function()
+  it("is centred at (x, y) with radius r", function()
+    local c = sat.circle(3, 4, 2)
+    pos(c, 3, 4)
+    assert.are.equal(2, c:radius())
+    assert.are.equal("circle", c:kind())
+    assert.is_true(sat.isShape(c))
+    assert.is_near(math.pi * 4, c:area(), 1e-12)
+    bbox(c, 1, 2, 5, 6)
+  end)
+
+  it("contains its inside and boundary, not its outside", function()
+    local c = sat.circle(0, 0, 1)
+    assert.is_true(c:contains(0.5, 0.5))
+    assert.is_true(c:contains(1, 0))
+    assert.is_true(c:contains(0, -1))
+    assert.is_false(c:contains(0.8, 0.8))
+    assert.is_false(c:contains(1.001, 0))
+  end)
+
+  it("setRadius changes the world radius", function()
+    local c = sat.circle(0, 0, 1)
+    assert.are.equal(c, c:setRadius(3))
+    assert.are.equal(3, c:radius())
+    bbox(c, -3, -3, 3, 3)
+    c:setRadius(0)
+    assert.are.equal(0, c:radius())
+  end)
+
+  it("prints its radius and centre", function()
+    assert.are.equal("circle(r 5 at 1, 2)", tostring(sat.circle(1, 2, 5)))
+    assert.are.equal("circle(r 0.5 at -0.25, 1000000000)", tostring(sat.circle(-0.25, 1e9, 0.5)))
+  end)
+
+  it("has no polygon methods", function()
+    assert.is_nil(sat.circle(0, 0, 1).vertices)
+  end)
+end)
+
+describe("sat.point", function()
+  it("is a circle of radius 0", function()
+    local p = sat.point(2, -3)
+    assert.are.equal("circle", p:kind())
+    assert.are.equal(0, p:radius())
+    assert.are.equal(0, p:area())
+    pos(p, 2, -3)
+    assert.is_true(p:contains(2, -3))
+    assert.is_false(p:contains(2.001, -3))
+    bbox(p, 2, -3, 2, -3)
+  end)
+end)
+
+describe("sat.polygon", function()
+  it("takes x1, y1, x2, y2, ... and sits at its centroid", function()
+    local t = sat.polygon(0, 0, 3, 0, 0, 3)
+    assert.are.equal("polygon", t:kind())
+    pos(t, 1, 1)
+    assert.is_near(4.5, t:area(), 1e-12)
+    bbox(t, 0, 0, 3, 3)
+  end)
+
+  it("takes one flat table", function()
+    local t = sat.polygon({ 0, 0, 4, 0, 4, 2, 0, 2 })
+    pos(t, 2, 1)
+    assert.is_near(8, t:area(), 1e-12)
+  end)
+
+  it("takes one table of vecs", function()
+    local v = sat.vec
+    local t = sat.polygon({ v(0, 0), v(4, 0), v(4, 2), v(0, 2) })
+    pos(t, 2, 1)
+    assert.is_near(8, t:area(), 1e-12)
+  end)
+
+  it("accepts both windings with the same result", function()
+    local ccw = sat.polygon(0, 0, 2, 0, 2, 1, 0, 1)
+    local cw = sat.polygon(0, 0, 0, 1, 2, 1, 2, 0)
+    assert.is_near(ccw:area(), cw:area(), 1e-12)
+    assert.is_near(2, cw:area(), 1e-12)
+    pos(cw, 1, 0.5)
+    for _, p in ipairs({ { 1, 0.5 }, { 0, 0 }, { 2, 1 }, { 2.1, 0.5 }, { 1, -0.1 } }) do
+      assert.are.equal(ccw:contains(p[1], p[2]), cw:contains(p[1], p[2]))
+    end
+  end)
+
+  it("merges duplicate points and drops collinear ones", function()
+    local s = sat.polygon(0, 0, 1, 0, 2, 0, 2, 0, 2, 2, 0, 2)
+    assert.are.equal(8, #s:vertices())
+    assert.are.equal("polygon(4 vertices at 1, 1)", tostring(s))
+  end)
+
+  it("works with 64 vertices and more", function()
+    local p = sat.polygon(ngon(64, 10, 20, 5))
+    assert.are.equal(128, #p:vertices())
+    pos(p, 10, 20, 1e-12)
+    -- area of a regular 64-gon of circumradius 5
+    assert.is_near(0.5 * 64 * 25 * math.sin(2 * math.pi / 64), p:area(), 1e-9)
+    local big = sat.polygon(ngon(1000, 0, 0, 100, true))
+    assert.are.equal(2000, #big:vertices())
+  end)
+
+  it("vertices() returns world coordinates ready for love.graphics.polygon", function()
+    local s = sat.polygon(0, 0, 2, 0, 2, 2, 0, 2)
+    local v = s:vertices()
+    assert.are.equal(8, #v)
+    -- the same corners, whatever the first one
+    local corners = {}
+    for i = 1, #v, 2 do corners[("%g,%g"):format(v[i], v[i + 1])] = true end
+    assert.are.same({ ["0,0"] = true, ["2,0"] = true, ["2,2"] = true, ["0,2"] = true }, corners)
+    s:move(10, 0)
+    local w = s:vertices()
+    for i = 1, #v, 2 do
+      assert.is_near(v[i] + 10, w[i], 1e-12)
+      assert.is_near(v[i + 1], w[i + 1], 1e-12)
+    end
+  end)
+
+  it("vertices(t) fills t, trimming what was there beyond", function()
+    local s = sat.box(0, 0, 1, 1)
+    local t = { 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9 }
+    assert.are.equal(t, s:vertices(t))
+    assert.are.equal(8, #t)
+    assert.is_nil(t[9])
+  end)
+
+  it("has no circle methods", function()
+    local s = sat.box(0, 0, 1, 1)
+    assert.is_nil(s.radius)
+    assert.is_nil(s.setRadius)
+  end)
+
+  it("prints its vertex count and position", function()
+    assert.are.equal("polygon(4 vertices at 10, 20)", tostring(sat.box(9, 19, 2, 2)))
+    assert.are.equal("polygon(3 vertices at 1, 1)", tostring(sat.polygon(0, 0, 3, 0, 0, 3)))
+  end)
+end)
+
+describe("sat.box", function()
+  it("is given by its top-left corner and size", function()
+    local b = sat.box(10, 20, 4, 2)
+    assert.are.equal("polygon", b:kind())
+    pos(b, 12, 21)
+    bbox(b, 10, 20, 14, 22)
+    assert.is_near(8, b:area(), 1e-12)
+  end)
+end)
+
+describe("shape transforms", function()
+  it("moveTo and move change the position and return the shape", function()
+    local s = sat.box(0, 0, 2, 2)
+    assert.are.equal(s, s:moveTo(10, 10))
+    pos(s, 10, 10)
+    bbox(s, 9, 9, 11, 11)
+    assert.are.equal(s, s:move(-1, 2))
+    pos(s, 9, 12)
+    local c = sat.circle(0, 0, 1):moveTo(5, 5):move(1, 1)
+    pos(c, 6, 6)
+  end)
+
+  it("setRotation and rotate turn about the position", function()
+    local s = sat.box(0, 0, 4, 2)
+    assert.are.equal(0, s:rotation())
+    assert.are.equal(s, s:setRotation(math.pi / 2))
+    assert.is_near(math.pi / 2, s:rotation(), 1e-15)
+    pos(s, 2, 1)
+    bbox(s, 1, -1, 3, 3)
+    assert.are.equal(s, s:rotate(math.pi / 2))
+    assert.is_near(math.pi, s:rotation(), 1e-15)
+    bbox(s, 0, 0, 4, 2)
+    s:setRotation(0)
+    bbox(s, 0, 0, 4, 2)
+  end)
+
+  it("rotation of a circle is kept even if it changes nothing else", function()
+    local c = sat.circle(1, 1, 1)
+    c:setRotation(1)
+    assert.is_near(1, c:rotation(), 1e-15)
+    bbox(c, 0, 0, 2, 2)
+  end)
+
+  it("scale multiplies the size about the position", function()
+    local s = sat.box(0, 0, 2, 2)
+    assert.are.equal(s, s:scale(2))
+    pos(s, 1, 1)
+    bbox(s, -1, -1, 3, 3)
+    assert.is_near(16, s:area(), 1e-12)
+    s:scale(0.25)
+    bbox(s, 0.5, 0.5, 1.5, 1.5)
+    local c = sat.circle(0, 0, 1)
+    c:scale(3)
+    assert.is_near(3, c:radius(), 1e-15)
+  end)
+
+  it("contains uses world coordinates after any transform", function()
+    local s = sat.box(0, 0, 4, 1)
+    assert.is_false(s:contains(2, 2))
+    s:setRotation(math.pi / 2)
+    assert.is_true(s:contains(2, 2))
+    s:move(100, 0)
+    assert.is_true(s:contains(102, 2))
+  end)
+end)
+
+describe("shape:raycast", function()
+  it("returns the entry fraction and the surface normal", function()
+    local b = sat.box(0, 0, 1, 1)
+    local t, nx, ny = b:raycast(-1, 0.5, 2, 0.5)
+    assert.is_near(1 / 3, t, 1e-12)
+    assert.is_near(-1, nx, 1e-12)
+    assert.is_near(0, ny, 1e-12)
+    local c = sat.circle(0, 0, 1)
+    t, nx, ny = c:raycast(0, 5, 0, -5)
+    assert.is_near(0.4, t, 1e-12)
+    assert.is_near(0, nx, 1e-12)
+    assert.is_near(1, ny, 1e-12)
+  end)
+
+  it("returns nil on a miss, also a segment that stops short", function()
+    local b = sat.box(0, 0, 1, 1)
+    assert.is_nil(b:raycast(-1, 5, 2, 5))
+    assert.is_nil(b:raycast(-3, 0.5, -1, 0.5))
+    assert.is_nil(sat.circle(0, 0, 1):raycast(2, 2, 3, 3))
+  end)
+
+  it("hits at t = 0 from inside", function()
+    local t = sat.box(0, 0, 1, 1):raycast(0.5, 0.25, 2, 0.25)
+    assert.are.equal(0, t)
+    assert.are.equal(0, (sat.circle(0, 0, 1):raycast(0, 0, 3, 0)))
+  end)
+end)
+
+describe("shape:clone", function()
+  it("copies geometry, transform and fields into an independent shape", function()
+    local a = sat.box(0, 0, 2, 2)
+    a:setRotation(0.5)
+    a:scale(2)
+    a.tag = "wall"
+    a.category = 4
+    local b = a:clone()
+    assert.are_not.equal(a, b)
+    assert.are.equal("polygon", b:kind())
+    assert.are.equal(a:rotation(), b:rotation())
+    assert.are.same(a:vertices(), b:vertices())
+    assert.are.equal("wall", b.tag)
+    assert.are.equal(4, b.category)
+    b:move(5, 0)
+    b.tag = "copy"
+    pos(a, 1, 1)
+    assert.are.equal("wall", a.tag)
+    local c = sat.circle(1, 2, 3):clone()
+    assert.are.equal(3, c:radius())
+    pos(c, 1, 2)
+    assert.is_nil(c.tag)
+  end)
+end)
+
+describe("shape fields", function()
+  it("take arbitrary Lua values, per shape", function()
+    local a, b = sat.circle(0, 0, 1), sat.box(0, 0, 1, 1)
+    assert.is_nil(a.tag)
+    a.tag = "enemy"
+    a[1] = "one"
+    a[a] = true
+    local f = function() return 1 end
+    b.onEnter = f
+    assert.are.equal("enemy", a.tag)
+    assert.are.equal("one", a[1])
+    assert.is_true(a[a])
+    assert.is_nil(b.tag)
+    assert.are.equal(f, b.onEnter)
+    a.tag = nil
+    assert.is_nil(a.tag)
+    b.nothing = nil
+    assert.is_nil(b.nothing)
+  end)
+
+  it("never shadow methods: writing a method's name is an error", function()
+    local a = sat.box(0, 0, 1, 1)
+    has(err(function() a.move = 1 end), "cannot set field 'move' of a polygon: 'move' is a method")
+    has(err(function() sat.circle(0, 0, 1).radius = 2 end), "'radius' is a method")
+    assert.are.equal("function", type(a.move))
+    -- a name that is a method of the other kind only is a free field
+    a.radius = 5
+    assert.are.equal(5, a.radius)
+  end)
+
+  it("category and mask default to 1 and all bits", function()
+    local s = sat.circle(0, 0, 1)
+    assert.are.equal(1, s.category)
+    assert.are.equal(0xFFFFFFFF, s.mask)
+  end)
+
+  it("category and mask keep the low 32 bits, read back non-negative", function()
+    local s = sat.circle(0, 0, 1)
+    s.category = 6
+    assert.are.equal(6, s.category)
+    s.mask = -2 -- LuaJIT's bit.bnot(1)
+    assert.are.equal(0xFFFFFFFE, s.mask)
+    s.mask = -1
+    assert.are.equal(0xFFFFFFFF, s.mask)
+    s.category = 2 ^ 32 + 5
+    assert.are.equal(5, s.category)
+    s.category = 2 ^ 31
+    assert.are.equal(2 ^ 31, s.category)
+    s.category = 0
+    assert.are.equal(0, s.category)
+  end)
+
+  it("category and mask refuse non-integers and leave the value", function()
+    local s = sat.circle(0, 0, 1)
+    s.mask = 12
+    has(err(function() s.mask = 1.5 end),
+      "bad value for field 'mask' (integer expected, got non-integer number)")
+    has(err(function() s.category = "x" end),
+      "bad value for field 'category' (integer expected, got string)")
+    has(err(function() s.category = nil end), "integer expected, got nil")
+    has(err(function() s.category = 0 / 0 end), "integer expected")
+    assert.are.equal(12, s.mask)
+    assert.are.equal(1, s.category)
+  end)
+end)
