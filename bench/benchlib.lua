@@ -1,0 +1,83 @@
+--- Shared by the Lua benchmarks: the clock, a seeded random generator that gives the same
+-- numbers on every Lua, medians, garbage counting and the JSON lines run.sh collects.
+local clock = require("bench_clock")
+
+local lib = {}
+
+lib.now = clock.now
+lib.nop = clock.nop
+
+--- "lua54" or "luajit": the prefix of every name this interpreter reports.
+lib.vm = rawget(_G, "jit") and "luajit" or ("lua" .. _VERSION:gsub("%D", ""))
+
+--- Park-Miller minimal standard generator: exact in doubles and in 5.4 integers alike, so
+-- lua5.4 and luajit build the same scenes and must find the same pairs.
+function lib.rng(seed)
+  local x = seed % 2147483646 + 1
+  local r = {}
+  --- Uniform in [lo, hi).
+  function r.range(lo, hi)
+    x = x * 16807 % 2147483647
+    return lo + (hi - lo) * ((x - 1) / 2147483646)
+  end
+  --- Integer in [1, n].
+  function r.int(n)
+    x = x * 16807 % 2147483647
+    return (x - 1) % n + 1
+  end
+  return r
+end
+
+function lib.median(values)
+  local s = {}
+  for i = 1, #values do
+    s[i] = values[i]
+  end
+  table.sort(s)
+  local n = #s
+  if n % 2 == 1 then
+    return s[(n + 1) / 2]
+  end
+  return (s[n / 2] + s[n / 2 + 1]) / 2
+end
+
+function lib.mean(values)
+  local sum = 0
+  for i = 1, #values do
+    sum = sum + values[i]
+  end
+  return sum / #values
+end
+
+--- Kilobytes allocated by fn(...), with the collector stopped around it.
+function lib.garbage(fn, ...)
+  collectgarbage("collect")
+  collectgarbage("stop")
+  local before = collectgarbage("count")
+  fn(...)
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  collectgarbage("collect")
+  return after - before
+end
+
+local function number(v)
+  if v == math.floor(v) and math.abs(v) < 1e15 then
+    return string.format("%d", v)
+  end
+  return string.format("%.4g", v)
+end
+
+--- One result line: {"name": "<vm>.<name>", "value": v, "unit": unit}.
+function lib.emit(name, value, unit)
+  io.write(string.format('{"name": "%s.%s", "value": %s, "unit": "%s"}\n',
+    lib.vm, name, number(value), unit))
+  io.flush()
+end
+
+--- Progress and notes go to stderr, out of the JSON stream.
+function lib.note(fmt, ...)
+  io.stderr:write(string.format(fmt, ...), "\n")
+end
+
+return lib

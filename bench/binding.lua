@@ -1,0 +1,159 @@
+--- The binding's cost: nanoseconds per call from Lua, and garbage per million calls.
+--
+-- Every case runs the same loop, `f(A[i], B[i])` over a table of PAIRS shape pairs (about
+-- half of them overlapping, in random order), so that the loop and the table reads are the
+-- same in every figure and the empty C call is a fair floor. The main pairs are circles,
+-- whose narrow phase is a few nanoseconds of C: what is measured is the binding. A poly8
+-- case shows a dearer narrow phase through the same binding.
+--
+-- Each figure is the median of REPS timed runs of CALLS calls, after a warm-up run (which
+-- also lets LuaJIT compile the loop). Garbage: CALLS calls with the collector stopped.
+local lib = require("benchlib")
+local sat = require("sat")
+
+local PAIRS = 1024
+local CALLS = 1000000
+local REPS = 7
+
+local rng = lib.rng(20240611)
+
+-- Regular-ish 8-gon: points on a circle at jittered angles, randomly rotated.
+local function poly8(x, y, r)
+  local pts = {}
+  local a0 = rng.range(0, 2 * math.pi)
+  for i = 0, 7 do
+    local a = a0 + (i + rng.range(-0.3, 0.3)) * (2 * math.pi / 8)
+    pts[#pts + 1] = x + r * math.cos(a)
+    pts[#pts + 1] = y + r * math.sin(a)
+  end
+  local p = sat.polygon(pts)
+  p:setRotation(rng.range(0, 2 * math.pi))
+  return p
+end
+
+local function circle(x, y, r)
+  return sat.circle(x, y, r)
+end
+
+-- PAIRS pairs of `make` shapes (radius 4 to 16), b at a random direction from a and at a
+-- distance scaled so that about half overlap (bisected on this very table).
+local function pairs_of(make)
+  local A, B, dir, dist = {}, {}, {}, {}
+  for i = 1, PAIRS do
+    A[i] = make(rng.range(-1000, 1000), rng.range(-1000, 1000), rng.range(4, 16))
+    B[i] = make(0, 0, rng.range(4, 16))
+    dir[i], dist[i] = rng.range(0, 2 * math.pi), rng.range(0, 1)
+  end
+  local function place(k)
+    local hits = 0
+    for i = 1, PAIRS do
+      local ax, ay = A[i]:position()
+      local reach = (A[i]:area() / math.pi) ^ 0.5 + (B[i]:area() / math.pi) ^ 0.5
+      local d = dist[i] * k * reach
+      B[i]:moveTo(ax + d * math.cos(dir[i]), ay + d * math.sin(dir[i]))
+      if sat.test(A[i], B[i]) then
+        hits = hits + 1
+      end
+    end
+    return hits
+  end
+  local lo, hi = 0, 4
+  for _ = 1, 30 do
+    local mid = (lo + hi) / 2
+    if place(mid) > PAIRS / 2 then
+      lo = mid
+    else
+      hi = mid
+    end
+  end
+  return A, B, place(hi)
+end
+
+-- One loop per case, written out so that each call site is its own (and LuaJIT traces each).
+local loops = {}
+
+function loops.nop(A, B, rounds, f)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      f(A[i], B[i])
+    end
+  end
+end
+
+loops.test = loops.nop -- a plain function of two shapes, like the floor
+
+function loops.collidesWith(A, B, rounds)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      A[i]:collidesWith(B[i])
+    end
+  end
+end
+
+function loops.collide_reuse(A, B, rounds, f, response)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      f(A[i], B[i], response)
+    end
+  end
+end
+
+function loops.collide_new(A, B, rounds, f)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      f(A[i], B[i])
+    end
+  end
+end
+
+local rounds = math.floor(CALLS / PAIRS)
+local calls = rounds * PAIRS
+
+local function time_case(loop, A, B, f, extra)
+  loop(A, B, rounds, f, extra) -- warm up
+  local t = {}
+  for r = 1, REPS do
+    collectgarbage("collect")
+    local t0 = lib.now()
+    loop(A, B, rounds, f, extra)
+    t[r] = (lib.now() - t0) / calls * 1e9
+  end
+  return lib.median(t)
+end
+
+local function garbage_case(loop, A, B, f, extra)
+  loop(A, B, rounds, f, extra) -- warm up (LuaJIT's traces are allocated too)
+  return lib.garbage(loop, A, B, rounds, f, extra) * 1e6 / calls
+end
+
+local core = sat.core
+local nop, floor_name = lib.nop, "bench_clock.nop (an empty lua_CFunction)"
+if type(core._nop) == "function" then
+  nop, floor_name = core._nop, "sat.core._nop"
+end
+lib.note("%s: the floor is %s", lib.vm, floor_name)
+
+local CA, CB, chits = pairs_of(circle)
+local PA, PB, phits = pairs_of(poly8)
+lib.emit("pairs", PAIRS, "count")
+lib.emit("pairs.overlapping", chits, "count")
+lib.emit("pairs_poly8.overlapping", phits, "count")
+
+local response = sat.collide(CA[1], CB[1]) or {}
+local cases = {
+  { "nop", loops.nop, CA, CB, nop },
+  { "test", loops.test, CA, CB, sat.test },
+  { "collidesWith", loops.collidesWith, CA, CB },
+  { "collide_reuse", loops.collide_reuse, CA, CB, sat.collide, response },
+  { "collide_new", loops.collide_new, CA, CB, sat.collide },
+  { "test_poly8", loops.test, PA, PB, sat.test },
+  { "collidesWith_poly8", loops.collidesWith, PA, PB },
+}
+for _, c in ipairs(cases) do
+  lib.emit(c[1], time_case(c[2], c[3], c[4], c[5], c[6]), "ns")
+end
+for _, c in ipairs(cases) do
+  if c[1] ~= "nop" and not c[1]:find("poly8") then
+    lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")
+  end
+end
