@@ -1,0 +1,43 @@
+-- LuaRocks package of sat: the C module sat.core (core + binding) and the Lua layer.
+-- Build and install from a checkout (no network needed):
+--   luarocks make rockspec/sat-scm-1.rockspec
+-- sources must list every src/*.c (tools/suite-rock.sh checks that it does).
+rockspec_format = "3.0"
+package = "sat"
+version = "scm-1"
+source = {
+  -- `luarocks make` builds the working tree it is run in; this is for `luarocks build`.
+  url = "git+file://./",
+}
+description = {
+  summary = "2D collision for Lua games: exact SAT for convex polygons and circles, in C",
+  detailed = [[
+sat tests convex polygons and circles against each other with the Separating Axis Theorem
+(depth, normal, minimum translation, containment) in a small C core, and adds a spatial-hash
+world with queries, callbacks and movement with resolution. Lua 5.1, LuaJIT (LÖVE), 5.2,
+5.3 and 5.4.]],
+  license = "MIT",
+  labels = { "collision", "geometry", "game", "love" },
+}
+dependencies = {
+  "lua >= 5.1",
+}
+build = {
+  type = "builtin",
+  modules = {
+    ["sat.core"] = {
+      sources = {
+        "src/lsat.c",
+        "src/lsat_hash.c",
+        "src/sat_collide.c",
+        "src/sat_raycast.c",
+        "src/sat_shape.c",
+      },
+      incdirs = { "src" },
+      libraries = { "m" },
+    },
+    sat = "lua/sat/init.lua",
+    ["sat.world"] = "lua/sat/world.lua",
+    ["sat.debug"] = "lua/sat/debug.lua",
+  },
+}
