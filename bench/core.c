@@ -9,7 +9,7 @@
  * Every result feeds a sink that is printed, so no call can be dropped.
  *
  * Output: one JSON object per line, {"name": ..., "value": ..., "unit": ...}.
- * Usage: core [pairs [repetitions [case]]]   (case: poly8_poly8, circle_poly8, ... or all)
+ * Usage: core [pairs [repetitions [case|all [cold|hot|both]]]]  (for profiling one part)
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -296,32 +296,37 @@ static void emitf(const char *fmt, const char *name, double value, const char *u
  * alone costs). */
 #define HOT_PAIRS 512
 
-static void run_case(const char *name, shape_kind ka, shape_kind kb, int n, int reps, int test)
+static void run_cold(const char *name, shape_kind ka, shape_kind kb, int n, int reps, int test)
 {
-    table cold, hot;
-    table_build(&cold, n, n, ka, kb);
+    table t;
+    table_build(&t, n, n, ka, kb);
     emitf("c.%s.pairs", name, n, "count");
-    emitf("c.%s.overlapping", name, count_call_overlaps(&cold), "count");
+    emitf("c.%s.overlapping", name, count_call_overlaps(&t), "count");
     emitf("c.%s.table_kb", name, (double)n * (double)(kind_bytes(ka) + kind_bytes(kb)) / 1024.0,
           "kb");
     if (test)
-        emitf("c.%s.test", name, median_of(&cold, pass_test, reps), "ns");
-    emitf("c.%s.collide", name, median_of(&cold, pass_collide, reps), "ns");
-    table_free(&cold);
-
-    table_build(&hot, HOT_PAIRS, n, ka, kb);
-    emitf("c.%s.hot.overlapping", name, count_call_overlaps(&hot), "count");
-    if (test)
-        emitf("c.%s.hot.test", name, median_of(&hot, pass_test, reps), "ns");
-    emitf("c.%s.hot.collide", name, median_of(&hot, pass_collide, reps), "ns");
-    table_free(&hot);
+        emitf("c.%s.test", name, median_of(&t, pass_test, reps), "ns");
+    emitf("c.%s.collide", name, median_of(&t, pass_collide, reps), "ns");
+    table_free(&t);
 }
+
+static void run_hot(const char *name, shape_kind ka, shape_kind kb, int n, int reps, int test)
+{
+    table t;
+    table_build(&t, HOT_PAIRS, n, ka, kb);
+    emitf("c.%s.hot.overlapping", name, count_call_overlaps(&t), "count");
+    if (test)
+        emitf("c.%s.hot.test", name, median_of(&t, pass_test, reps), "ns");
+    emitf("c.%s.hot.collide", name, median_of(&t, pass_collide, reps), "ns");
+    table_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 65536;
     int reps = argc > 2 ? atoi(argv[2]) : 7;
     if (n < 1 || reps < 1) {
-        fprintf(stderr, "usage: %s [pairs >= 1 [repetitions >= 1 [case | all]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [pairs [repetitions [case|all [cold|hot|both]]]]\n", argv[0]);
         return 2;
     }
     static const struct {
@@ -335,9 +340,14 @@ int main(int argc, char **argv)
         {"circle_circle", K_CIRCLE, K_CIRCLE, 0},
     };
     const char *only = argc > 3 ? argv[3] : "all";
+    const char *part = argc > 4 ? argv[4] : "both";
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (strcmp(only, "all") == 0 || strcmp(only, cases[i].name) == 0)
-            run_case(cases[i].name, cases[i].a, cases[i].b, n, reps, cases[i].test);
+        if (strcmp(only, "all") == 0 || strcmp(only, cases[i].name) == 0) {
+            if (strcmp(part, "hot") != 0)
+                run_cold(cases[i].name, cases[i].a, cases[i].b, n, reps, cases[i].test);
+            if (strcmp(part, "cold") != 0)
+                run_hot(cases[i].name, cases[i].a, cases[i].b, n, reps, cases[i].test);
+        }
     fprintf(stderr, "bench/core: sink %g\n", sink);
     return 0;
 }

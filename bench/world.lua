@@ -1,0 +1,208 @@
+--- The world's cost: milliseconds per frame, kilobytes of garbage per frame.
+--
+-- A frame moves every shape (shape:move, which keeps the world right by itself) and then
+-- calls world:step() with "enter", "stay" and "exit" handlers whose bodies only count.
+-- Scenes (seeded, identical on every Lua):
+--   n1000, n10000   boxes, 8-gons and circles 8 to 32 across, each drifting at 0.5 to 2
+--                   units a frame and bouncing off the walls of a square field sized so
+--                   that about a quarter of them touch something (measured: "touching").
+--   sparse10000     10,000 such shapes on a 64-unit grid, each jiggling inside its own
+--                   cell: nothing ever touches (the no-garbage-when-idle case).
+--   boxes300        300 boxes of 16x16 in 800x600 for 60 frames: total seconds and the
+--                   colliding pairs found over those frames (enter + stay calls).
+-- Times are taken with the collector running as usual; garbage is measured over separate
+-- frames with the collector stopped.
+local lib = require("benchlib")
+local sat = require("sat")
+
+-- Square field area per shape that leaves about a quarter of the shapes touching another
+-- (found by counting contacts in static scenes of this mix; "touching" reports the truth).
+local AREA_PER_SHAPE = 4800
+
+local function poly8(rng, x, y, size)
+  local pts, r, a0 = {}, size / 2, rng.range(0, 2 * math.pi)
+  for i = 0, 7 do
+    local a = a0 + (i + rng.range(-0.2, 0.2)) * (math.pi / 4)
+    pts[#pts + 1] = x + r * math.cos(a)
+    pts[#pts + 1] = y + r * math.sin(a)
+  end
+  return sat.polygon(pts)
+end
+
+-- The i-th shape of the mix at (x, y): a box, an 8-gon or a circle, 8 to 32 across.
+local function make_shape(rng, i, x, y)
+  local kind, size = i % 3, rng.range(8, 32)
+  if kind == 0 then
+    local h = rng.range(8, 32)
+    return sat.box(x - size / 2, y - h / 2, size, h)
+  elseif kind == 1 then
+    return poly8(rng, x, y, size)
+  end
+  return sat.circle(x, y, size / 2)
+end
+
+--- A scene: shapes in a world with counting handlers, and a frame function.
+local function new_scene()
+  local scene = { enters = 0, stays = 0, exits = 0, marking = false, touched = nil }
+  local world = sat.world()
+  scene.world = world
+  world:on("enter", function(a, b)
+    scene.enters = scene.enters + 1
+    if scene.marking then
+      scene.touched[a], scene.touched[b] = true, true
+    end
+  end)
+  world:on("stay", function(a, b)
+    scene.stays = scene.stays + 1
+    if scene.marking then
+      scene.touched[a], scene.touched[b] = true, true
+    end
+  end)
+  world:on("exit", function()
+    scene.exits = scene.exits + 1
+  end)
+  return scene
+end
+
+-- Shapes drift inside [x1, x2] x [y1, y2] (per shape bounds), reversing at the edges.
+local function add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
+  scene.shapes, scene.X, scene.Y, scene.VX, scene.VY = shapes, X, Y, VX, VY
+  scene.X1, scene.X2, scene.Y1, scene.Y2 = X1, X2, Y1, Y2
+  for i = 1, #shapes do
+    scene.world:add(shapes[i])
+  end
+end
+
+local function frame(scene)
+  local shapes, X, Y, VX, VY = scene.shapes, scene.X, scene.Y, scene.VX, scene.VY
+  local X1, X2, Y1, Y2 = scene.X1, scene.X2, scene.Y1, scene.Y2
+  for i = 1, #shapes do
+    local vx, vy = VX[i], VY[i]
+    local x, y = X[i] + vx, Y[i] + vy
+    if x < X1[i] or x > X2[i] then
+      vx = -vx
+      VX[i] = vx
+      x = X[i] + vx
+    end
+    if y < Y1[i] or y > Y2[i] then
+      vy = -vy
+      VY[i] = vy
+      y = Y[i] + vy
+    end
+    X[i], Y[i] = x, y
+    shapes[i]:move(vx, vy)
+  end
+  scene.world:step()
+end
+
+-- n shapes, uniformly in a square field of side sqrt(n * AREA_PER_SHAPE).
+local function field_scene(n, seed)
+  local rng = lib.rng(seed)
+  local side = math.sqrt(n * AREA_PER_SHAPE)
+  local shapes, X, Y, VX, VY, X1, X2, Y1, Y2 = {}, {}, {}, {}, {}, {}, {}, {}, {}
+  for i = 1, n do
+    local x, y = rng.range(0, side), rng.range(0, side)
+    shapes[i] = make_shape(rng, i, x, y)
+    X[i], Y[i] = shapes[i]:position()
+    local speed, dir = rng.range(0.5, 2), rng.range(0, 2 * math.pi)
+    VX[i], VY[i] = speed * math.cos(dir), speed * math.sin(dir)
+    X1[i], X2[i], Y1[i], Y2[i] = 0, side, 0, side
+  end
+  local scene = new_scene()
+  add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
+  return scene
+end
+
+-- n shapes, one per 64-unit grid cell, each moving at most 4 units from its cell's centre:
+-- the largest shape reaches 23 units from its centre, so neighbours stay 10 units apart.
+local function sparse_scene(n, seed)
+  local rng = lib.rng(seed)
+  local cols = math.ceil(math.sqrt(n))
+  local shapes, X, Y, VX, VY, X1, X2, Y1, Y2 = {}, {}, {}, {}, {}, {}, {}, {}, {}
+  for i = 1, n do
+    local cx, cy = ((i - 1) % cols) * 64 + 32, math.floor((i - 1) / cols) * 64 + 32
+    shapes[i] = make_shape(rng, i, cx, cy)
+    X[i], Y[i] = shapes[i]:position()
+    local speed, dir = rng.range(0.5, 2), rng.range(0, 2 * math.pi)
+    VX[i], VY[i] = speed * math.cos(dir), speed * math.sin(dir)
+    X1[i], X2[i], Y1[i], Y2[i] = X[i] - 4, X[i] + 4, Y[i] - 4, Y[i] + 4
+  end
+  local scene = new_scene()
+  add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
+  return scene
+end
+
+-- Shapes touching at least one other during one step.
+local function count_touching(scene)
+  scene.touched, scene.marking = {}, true
+  frame(scene)
+  scene.marking = false
+  local count = 0
+  for i = 1, #scene.shapes do
+    if scene.touched[scene.shapes[i]] then
+      count = count + 1
+    end
+  end
+  scene.touched = nil
+  return count
+end
+
+local function run_frames(scene, frames)
+  for _ = 1, frames do
+    frame(scene)
+  end
+end
+
+-- Frame times (ms): median and mean of `frames` after `warm` untimed ones; then garbage.
+local function measure(name, scene, warm, frames, garbage_frames)
+  run_frames(scene, warm)
+  local t = {}
+  for f = 1, frames do
+    local t0 = lib.now()
+    frame(scene)
+    t[f] = (lib.now() - t0) * 1e3
+  end
+  lib.emit(name .. ".shapes", #scene.shapes, "count")
+  lib.emit(name .. ".touching", count_touching(scene), "count")
+  lib.emit(name .. ".frame", lib.median(t), "ms")
+  lib.emit(name .. ".frame_mean", lib.mean(t), "ms")
+  local kb = lib.garbage(run_frames, scene, garbage_frames)
+  lib.emit(name .. ".kb_per_frame", kb / garbage_frames, "kb")
+end
+
+local function timed(label, fn, ...)
+  local t0 = lib.now()
+  local r = fn(...)
+  lib.note("%s: %s built in %.2f s", lib.vm, label, lib.now() - t0)
+  return r
+end
+
+measure("world.n1000", timed("n1000", field_scene, 1000, 1001), 30, 100, 20)
+collectgarbage("collect")
+measure("world.n10000", timed("n10000", field_scene, 10000, 10001), 10, 40, 10)
+collectgarbage("collect")
+measure("world.sparse10000", timed("sparse10000", sparse_scene, 10000, 10002), 10, 40, 10)
+collectgarbage("collect")
+
+-- 300 boxes of 16x16 in 800x600, 60 frames from a standing start.
+do
+  local rng = lib.rng(300)
+  local shapes, X, Y, VX, VY, X1, X2, Y1, Y2 = {}, {}, {}, {}, {}, {}, {}, {}, {}
+  for i = 1, 300 do
+    local x, y = rng.range(0, 784), rng.range(0, 584)
+    shapes[i] = sat.box(x, y, 16, 16)
+    X[i], Y[i] = shapes[i]:position()
+    local speed, dir = rng.range(0.5, 2), rng.range(0, 2 * math.pi)
+    VX[i], VY[i] = speed * math.cos(dir), speed * math.sin(dir)
+    X1[i], X2[i], Y1[i], Y2[i] = 8, 792, 8, 592
+  end
+  local scene = new_scene()
+  add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
+  local t0 = lib.now()
+  run_frames(scene, 60)
+  local total = lib.now() - t0
+  lib.emit("world.boxes300.total", total, "s")
+  lib.emit("world.boxes300.pairs", scene.enters + scene.stays, "count")
+  lib.emit("world.boxes300.enters", scene.enters, "count")
+  lib.emit("world.boxes300.exits", scene.exits, "count")
+end
