@@ -1,0 +1,295 @@
+/*
+ * test_transform.c - move_to, move, position, set_rotation, rotate, rotation, scale,
+ * set_radius, radius; every refused change leaves the shape byte for byte as it was.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "oracle.h"
+
+#define V orc_v
+#define PI 3.14159265358979323846
+
+static void test_move_to_and_move(void)
+{
+    sat_shape *b = mk_box(0, 0, 4, 2), *c = mk_circle(1, 1, 1);
+    sat_vec want[4], p;
+    uint64_t gen;
+    int i;
+    if (!b || !c)
+        goto done;
+    gen = b->gen;
+    ENSURE_EQ_INT(sat_shape_move_to(b, 10, -5), SAT_OK);
+    ENSURE(b->gen > gen);
+    p = sat_shape_position(b);
+    ENSURE(p.x == 10 && p.y == -5);
+    want[0] = V(8, -6), want[1] = V(12, -6), want[2] = V(12, -4), want[3] = V(8, -4);
+    ENSURE(same_outline(b, want, 4, 0));
+    gen = b->gen;
+    ENSURE_EQ_INT(sat_shape_move(b, -0.5, 0.25), SAT_OK);
+    ENSURE(b->gen > gen);
+    p = sat_shape_position(b);
+    ENSURE(p.x == 9.5 && p.y == -4.75);
+    ENSURE_EQ_INT(sat_shape_move_to(c, -3, 4), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(c, 1, 1), SAT_OK);
+    p = sat_shape_position(c);
+    ENSURE(p.x == -2 && p.y == 5);
+    ENSURE(sat_circle_radius(c) == 1);
+    /* Ten moves by 0.1 land where one move by 1 does (to rounding of the sum). */
+    ENSURE_EQ_INT(sat_shape_move_to(c, 0, 0), SAT_OK);
+    for (i = 0; i < 10; i++)
+        ENSURE_EQ_INT(sat_shape_move(c, 0.1, -0.1), SAT_OK);
+    p = sat_shape_position(c);
+    ENSURE_NEAR(p.x, 1, 1e-15);
+    ENSURE_NEAR(p.y, -1, 1e-15);
+    /* The position is a double-double: out to 1e9 and back is exact. */
+    ENSURE_EQ_INT(sat_shape_move_to(b, 0.1, 0.3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(b, 1e9, -1e9), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(b, -1e9, 1e9), SAT_OK);
+    p = sat_shape_position(b);
+    ENSURE(p.x == 0.1 && p.y == 0.3);
+    /* And a small step far out is kept, not rounded away. */
+    ENSURE_EQ_INT(sat_shape_move_to(b, 1e16, 0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(b, 0.5, 0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(b, 0.5, 0), SAT_OK);
+    p = sat_shape_position(b);
+    ENSURE(p.x == 1e16 + 1);
+done:
+    sat_shape_free(b);
+    sat_shape_free(c);
+}
+
+static void test_rotation(void)
+{
+    sat_shape *b = mk_box(0, 0, 4, 2), *c = mk_circle(3, 3, 2);
+    sat_vec want[4];
+    uint64_t gen;
+    if (!b || !c)
+        goto done;
+    gen = b->gen;
+    ENSURE_EQ_INT(sat_shape_set_rotation(b, PI / 2), SAT_OK);
+    ENSURE(b->gen > gen);
+    ENSURE(sat_shape_rotation(b) == PI / 2);
+    /* About the centroid (2, 1): the 4 x 2 box stands up as 2 x 4. */
+    want[0] = V(3, -1), want[1] = V(3, 3), want[2] = V(1, 3), want[3] = V(1, -1);
+    ENSURE(same_outline(b, want, 4, 1e-15));
+    ENSURE(sat_shape_position(b).x == 2 && sat_shape_position(b).y == 1);
+    ENSURE_NEAR(sat_shape_area(b), 8, 1e-14);
+    ENSURE_EQ_INT(sat_shape_rotate(b, PI / 2), SAT_OK);
+    ENSURE(sat_shape_rotation(b) == PI);
+    want[0] = V(4, 2), want[1] = V(0, 2), want[2] = V(0, 0), want[3] = V(4, 0);
+    ENSURE(same_outline(b, want, 4, 1e-15));
+    ENSURE_EQ_INT(sat_shape_set_rotation(b, 0.5), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(b, 0.25), SAT_OK);
+    ENSURE_NEAR(sat_shape_rotation(b), 0.75, 1e-16);
+    {
+        /* Vertex (4, 0) of the box, rotated 0.75 about (2, 1). */
+        double cs = cos(0.75), sn = sin(0.75);
+        sat_vec v = V(2 + 2 * cs + 1 * sn, 1 + 2 * sn - 1 * cs);
+        int i, found = 0;
+        for (i = 0; i < b->count; i++) {
+            sat_vec w = sat_polygon_vertex(b, i);
+            if (fabs(w.x - v.x) < 1e-14 && fabs(w.y - v.y) < 1e-14)
+                found++;
+        }
+        ENSURE_EQ_INT(found, 1);
+    }
+    /* Many turns: any finite angle works, and a full turn changes nothing visible. */
+    ENSURE_EQ_INT(sat_shape_set_rotation(b, 2 * PI * 1000), SAT_OK);
+    want[0] = V(0, 0), want[1] = V(4, 0), want[2] = V(4, 2), want[3] = V(0, 2);
+    ENSURE(same_outline(b, want, 4, 1e-11));
+    /* A circle keeps its centre and radius. */
+    ENSURE_EQ_INT(sat_shape_set_rotation(c, 1), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(c, 1), SAT_OK);
+    ENSURE(sat_shape_rotation(c) == 2);
+    ENSURE(sat_shape_position(c).x == 3 && sat_shape_position(c).y == 3);
+    ENSURE(sat_circle_radius(c) == 2);
+done:
+    sat_shape_free(b);
+    sat_shape_free(c);
+}
+
+static void test_scale(void)
+{
+    static const double tri[] = {0, 0, 6, 0, 0, 6};
+    sat_shape *t = mk_polygon(tri, 3), *c = mk_circle(1, 2, 3), *pt = mk_circle(0, 0, 0);
+    sat_vec want[3];
+    uint64_t gen;
+    if (!t || !c || !pt)
+        goto done;
+    gen = t->gen;
+    ENSURE_EQ_INT(sat_shape_scale(t, 2), SAT_OK);
+    ENSURE(t->gen > gen);
+    /* About the centroid (2, 2). */
+    want[0] = V(-2, -2), want[1] = V(10, -2), want[2] = V(-2, 10);
+    ENSURE(same_outline(t, want, 3, 1e-14));
+    ENSURE_NEAR(sat_shape_area(t), 72, 1e-12);
+    ENSURE(sat_shape_position(t).x == 2 && sat_shape_position(t).y == 2);
+    ENSURE_EQ_INT(sat_shape_scale(t, 0.25), SAT_OK);
+    want[0] = V(1, 1), want[1] = V(4, 1), want[2] = V(1, 4);
+    ENSURE(same_outline(t, want, 3, 1e-14));
+    ENSURE_NEAR(sat_shape_area(t), 4.5, 1e-13);
+    /* Scale and rotation compose about the same pivot. */
+    ENSURE_EQ_INT(sat_shape_set_rotation(t, PI), SAT_OK);
+    want[0] = V(3, 3), want[1] = V(0, 3), want[2] = V(3, 0);
+    ENSURE(same_outline(t, want, 3, 1e-14));
+    /* Circles: scale multiplies the world radius; set_radius sets it. */
+    ENSURE_EQ_INT(sat_shape_scale(c, 3), SAT_OK);
+    ENSURE(sat_circle_radius(c) == 9);
+    ENSURE_NEAR(sat_shape_area(c), PI * 81, 1e-12);
+    ENSURE(sat_shape_position(c).x == 1 && sat_shape_position(c).y == 2);
+    gen = c->gen;
+    ENSURE_EQ_INT(sat_circle_set_radius(c, 2), SAT_OK);
+    ENSURE(c->gen > gen);
+    ENSURE(sat_circle_radius(c) == 2);
+    ENSURE_EQ_INT(sat_shape_scale(c, 0.5), SAT_OK);
+    ENSURE(sat_circle_radius(c) == 1);
+    ENSURE_EQ_INT(sat_circle_set_radius(c, 0), SAT_OK);
+    ENSURE(sat_circle_radius(c) == 0);
+    /* A point stays a point. */
+    ENSURE_EQ_INT(sat_shape_scale(pt, 5), SAT_OK);
+    ENSURE(sat_circle_radius(pt) == 0);
+done:
+    sat_shape_free(t);
+    sat_shape_free(c);
+    sat_shape_free(pt);
+}
+
+/* Applies a refused change to a copy of s and checks status and bytes. */
+#define REFUSED(S, CALL, WANT)                                                             \
+    do {                                                                                   \
+        sat_shape *before_ = sat_shape_clone(S);                                           \
+        sat_status st_ = (CALL);                                                           \
+        ENSUREF(st_ == (WANT), "%s: status %d '%s'", #CALL, (int)st_,                      \
+                sat_status_message(st_));                                                  \
+        ENSUREF(before_ && same_bytes(before_, S), "%s changed the shape", #CALL);         \
+        sat_shape_free(before_);                                                           \
+    } while (0)
+
+static void test_errors_leave_shape_unchanged(void)
+{
+    sat_shape *b = mk_box(-1, -2, 3, 4), *c = mk_circle(5, 5, 2), *s;
+    int k;
+    if (!b || !c)
+        goto done;
+    ENSURE_EQ_INT(sat_shape_set_rotation(b, 0.3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(b, 1.5), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(c, 1e-3, 0), SAT_OK); /* a nonzero low part */
+    for (k = 0; k < 2; k++) {
+        s = k == 0 ? b : c;
+        REFUSED(s, sat_shape_move_to(s, NAN, 0), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_move_to(s, 0, INFINITY), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_move(s, NAN, 1), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_move(s, 1, -INFINITY), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_set_rotation(s, NAN), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_set_rotation(s, INFINITY), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_rotate(s, -INFINITY), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_rotate(s, NAN), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_scale(s, 0), SAT_ERR_BAD_SCALE);
+        REFUSED(s, sat_shape_scale(s, -0.0), SAT_ERR_BAD_SCALE);
+        REFUSED(s, sat_shape_scale(s, -2), SAT_ERR_BAD_SCALE);
+        REFUSED(s, sat_shape_scale(s, NAN), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_scale(s, INFINITY), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_scale(s, -INFINITY), SAT_ERR_NONFINITE);
+    }
+    REFUSED(c, sat_circle_set_radius(c, -1), SAT_ERR_NEGATIVE_RADIUS);
+    REFUSED(c, sat_circle_set_radius(c, NAN), SAT_ERR_NONFINITE);
+    REFUSED(c, sat_circle_set_radius(c, INFINITY), SAT_ERR_NONFINITE);
+    /* Finite arguments whose result would not be: far positions, huge angles and scales. */
+    for (k = 0; k < 2; k++) {
+        s = k == 0 ? b : c;
+        ENSURE_EQ_INT(sat_shape_move_to(s, 1.5e308, -1.5e308), SAT_OK);
+        REFUSED(s, sat_shape_move(s, 1e308, 0), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_move(s, 0, -1e308), SAT_ERR_NONFINITE);
+        ENSURE_EQ_INT(sat_shape_set_rotation(s, 1.5e308), SAT_OK);
+        REFUSED(s, sat_shape_rotate(s, 1e308), SAT_ERR_NONFINITE);
+        ENSURE_EQ_INT(sat_shape_scale(s, 1e300), SAT_OK);
+        REFUSED(s, sat_shape_scale(s, 1e300), SAT_ERR_NONFINITE);
+        ENSURE(sat_shape_bbox(s).x2 >= sat_shape_bbox(s).x1);
+    }
+    /* Underflow to a zero scale is refused too. */
+    s = mk_box(-1, -2, 3, 4);
+    for (k = 0; s && k < 3; k++) { /* 1e-300, then 1e-600 underflows */
+        sat_shape *before = sat_shape_clone(s);
+        sat_status st = sat_shape_scale(s, 1e-300);
+        ENSUREF(st != SAT_OK ? same_bytes(before, s) : s->scale > 0,
+                "status %d, scale %g", (int)st, s->scale);
+        ENSURE(sat_shape_area(s) >= 0);
+        sat_shape_free(before);
+    }
+    if (s)
+        ENSURE(s->scale > 0);
+    sat_shape_free(s);
+done:
+    sat_shape_free(b);
+    sat_shape_free(c);
+}
+
+/* A huge but finite size is either refused or kept as a finite size: a shape 1e200 across
+ * must not touch or contain what lies 1e250 away. */
+static void check_huge(const char *what, sat_shape *s, sat_status st)
+{
+    sat_shape *far = mk_circle(1e250, 0, 1);
+    sat_result r;
+    if (st == SAT_OK && s && far) {
+        sat_aabb b = sat_shape_bbox(s);
+        ENSUREF(isfinite(b.x1) && isfinite(b.x2) && b.x2 < 1e201, "%s: bbox x %g .. %g", what,
+                b.x1, b.x2);
+        ENSUREF(!sat_shape_contains(s, 1e250, 0), "%s: contains a point 1e250 away", what);
+        ENSUREF(!sat_test(s, far), "%s: sat_test with a circle 1e250 away", what);
+        ENSUREF(!sat_collide(s, far, &r), "%s: sat_collide with a circle 1e250 away", what);
+    }
+    sat_shape_free(far);
+}
+
+static void test_huge_finite_sizes(void)
+{
+    sat_vec pts[4];
+    sat_status st = SAT_ERR_NOMEM;
+    sat_shape *b = mk_box(-1, -1, 1, 1), *c = mk_circle(0, 0, 1), *p;
+    if (b)
+        check_huge("box scaled by 1e200", b, sat_shape_scale(b, 1e200));
+    if (c)
+        check_huge("circle scaled by 1e200", c, sat_shape_scale(c, 1e200));
+    pts[0] = orc_v(-1e200, -1e200), pts[1] = orc_v(1e200, -1e200);
+    pts[2] = orc_v(1e200, 1e200), pts[3] = orc_v(-1e200, 1e200);
+    p = sat_polygon_new(pts, 4, &st);
+    check_huge("box with corners at 1e200", p, st);
+    sat_shape_free(b);
+    sat_shape_free(c);
+    sat_shape_free(p);
+}
+
+static void test_generation_counts_changes(void)
+{
+    sat_shape *b = mk_box(0, 0, 1, 1);
+    uint64_t g;
+    if (!b)
+        return;
+    g = b->gen;
+    sat_shape_move_to(b, 1, 1);
+    sat_shape_move(b, 1, 1);
+    sat_shape_set_rotation(b, 1);
+    sat_shape_rotate(b, 1);
+    sat_shape_scale(b, 2);
+    ENSURE(b->gen >= g + 5);
+    g = b->gen;
+    (void)sat_shape_position(b);
+    (void)sat_shape_bbox(b);
+    (void)sat_shape_area(b);
+    (void)sat_shape_contains(b, 0, 0);
+    ENSURE(b->gen == g);
+    sat_shape_free(b);
+}
+
+void run_transform_tests(void)
+{
+    RUN_TEST(test_move_to_and_move);
+    RUN_TEST(test_rotation);
+    RUN_TEST(test_scale);
+    RUN_TEST(test_errors_leave_shape_unchanged);
+    RUN_TEST(test_huge_finite_sizes);
+    RUN_TEST(test_generation_counts_changes);
+}
