@@ -1,0 +1,79 @@
+-- The sat module itself: what it exports, and that sat.world / sat.debug load lazily.
+local function fresh_sat()
+  package.loaded["sat"] = nil
+  return require("sat")
+end
+
+describe("require('sat')", function()
+  local saved = {}
+  local names = { "sat", "sat.world", "sat.debug" }
+
+  before_each(function()
+    for _, n in ipairs(names) do
+      saved[n] = { loaded = package.loaded[n], preload = package.preload[n] }
+      package.loaded[n] = nil
+    end
+  end)
+
+  after_each(function()
+    for _, n in ipairs(names) do
+      package.loaded[n] = saved[n].loaded
+      package.preload[n] = saved[n].preload
+    end
+  end)
+
+  it("exports the narrow phase from sat.core", function()
+    local sat = fresh_sat()
+    local core = require("sat.core")
+    for _, name in ipairs({ "vec", "circle", "point", "polygon", "box", "test", "collide",
+                            "isShape", "isVec" }) do
+      assert.are.equal("function", type(sat[name]), name)
+      assert.are.equal(core[name], sat[name], name)
+    end
+    assert.are.equal(core, sat.core)
+  end)
+
+  it("has a version", function()
+    local sat = fresh_sat()
+    assert.matches("^sat %d+%.%d+%.%d+$", sat._VERSION)
+    assert.are.equal("sat " .. require("sat.core")._VERSION, sat._VERSION)
+  end)
+
+  it("loads neither sat.world, sat.debug nor LÖVE", function()
+    local loads = {}
+    package.preload["sat.world"] = function() loads[#loads + 1] = "world" return {} end
+    package.preload["sat.debug"] = function() loads[#loads + 1] = "debug" return {} end
+    fresh_sat()
+    assert.are.same({}, loads)
+    assert.is_nil(package.loaded["sat.world"])
+    assert.is_nil(package.loaded["sat.debug"])
+    assert.is_nil(rawget(_G, "love"))
+  end)
+
+  it("sat.world(cellSize) is require('sat.world').new(cellSize), loaded on first use", function()
+    local got = {}
+    local loads = 0
+    package.preload["sat.world"] = function()
+      loads = loads + 1
+      return { new = function(cellSize) got[#got + 1] = cellSize return { cell = cellSize } end }
+    end
+    local sat = fresh_sat()
+    assert.are.equal(0, loads)
+    assert.are.equal(64, sat.world(64).cell)
+    assert.is_nil(sat.world().cell)
+    assert.are.equal(1, loads)
+    assert.are.same({ 64 }, got)
+  end)
+
+  it("sat.debug loads on first access and stays", function()
+    local loads = 0
+    local debugmod = {}
+    package.preload["sat.debug"] = function() loads = loads + 1 return debugmod end
+    local sat = fresh_sat()
+    assert.are.equal(0, loads)
+    assert.are.equal(debugmod, sat.debug)
+    assert.are.equal(debugmod, sat.debug)
+    assert.are.equal(1, loads)
+    assert.is_nil(sat.nothing)
+  end)
+end)
