@@ -77,3 +77,24 @@ describe("require('sat')", function()
     assert.is_nil(sat.nothing)
   end)
 end)
+
+describe("reloading sat.core in the same Lua state", function()
+  it("keeps shapes made before working, with their own fields", function()
+    local core = require("sat.core")
+    local a, b = core.circle(0, 0, 1), core.box(0, 0, 1, 1)
+    package.loaded["sat.core"] = nil
+    local again = require("sat.core")
+    package.loaded["sat.core"] = core
+    assert.are_not.equal(core, again)
+    local c = again.circle(5, 5, 1)
+    a.tag, b.tag = "a", "b"
+    c.tag = "c"
+    assert.are.equal("a", a.tag)
+    assert.are.equal("b", b.tag)
+    assert.are.equal("c", c.tag)
+    assert.is_nil(a:clone().other)
+    assert.is_true(again.test(a, b))
+    assert.is_true(core.isShape(c))
+    assert.are.equal("circle(r 1 at 5, 5)", tostring(c:clone()))
+  end)
+end)

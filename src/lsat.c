@@ -31,6 +31,7 @@ LUALIB_API int luaopen_sat_core(lua_State *L);
 #define MT_CIRCLE "sat.circle"
 #define MT_RESPONSE "sat.response"
 #define REG_STATE "sat.state"
+#define REG_NOFIELDS "sat.nofields"
 
 /* Points on the C stack before a polygon's input needs a temporary buffer. */
 #define STACK_POINTS 64
@@ -1109,7 +1110,14 @@ int luaopen_sat_core(lua_State *L)
     lua_newtable(L); /* polygon methods */
     lua_newtable(L); /* circle methods */
     lua_newtable(L); /* vec methods */
-    lua_newtable(L); /* no fields */
+    /* "no fields": shared by every shape made before a reload too (5.1 environments) */
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_NOFIELDS);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, REG_NOFIELDS);
+    }
     push_metatable(L, MT_RESPONSE);
     push_metatable(L, MT_VEC);
     push_metatable(L, MT_POLYGON);
