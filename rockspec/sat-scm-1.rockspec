@@ -30,6 +30,7 @@ build = {
         "src/lsat.c",
         "src/lsat_hash.c",
         "src/sat_collide.c",
+        "src/sat_hash.c",
         "src/sat_raycast.c",
         "src/sat_shape.c",
       },
