@@ -146,6 +146,20 @@ static void fill_response(lua_State *L, int resp, const sat_result *r, int flip)
     set_bool(L, resp, "bInA", flip ? r->a_in_b : r->b_in_a);
 }
 
+/* Gives the table at idx the response metatable when it has none. */
+static void set_response_mt(lua_State *L, int idx)
+{
+    if (lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
+        return;
+    }
+    luaL_getmetatable(L, MT_RESPONSE_NAME);
+    if (lua_istable(L, -1))
+        lua_setmetatable(L, idx);
+    else
+        lua_pop(L, 1);
+}
+
 /* A new response table {a, b, overlap, normal, mtv, aInB, bInA} with the response
  * metatable; a and b are the values at ia and ib. */
 static void push_response(lua_State *L, int ia, int ib, const sat_result *r)
@@ -155,11 +169,7 @@ static void push_response(lua_State *L, int ia, int ib, const sat_result *r)
     ib = lua_absindex(L, ib);
     lua_createtable(L, 0, 7);
     resp = lua_gettop(L);
-    luaL_getmetatable(L, MT_RESPONSE_NAME);
-    if (lua_istable(L, -1))
-        lua_setmetatable(L, resp);
-    else
-        lua_pop(L, 1);
+    set_response_mt(L, resp);
     lua_pushvalue(L, ia);
     lua_setfield(L, resp, "a");
     lua_pushvalue(L, ib);
@@ -429,8 +439,29 @@ static int h_fill(lua_State *L)
     int flip = lua_toboolean(L, 4);
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_argcheck(L, k >= 1 && k <= (lua_Number)lh->npairs, 3, "no such pair in the last step");
+    set_response_mt(L, 2);
     fill_response(L, 2, &lh->pairs[(size_t)k - 1].result, flip);
     return 0;
+}
+
+/* hash:response(t, overlap, nx, ny, aInB, bInA) -> t made a response (metatable, numbers,
+ * vecs); the caller sets a and b. */
+static int h_response(lua_State *L)
+{
+    sat_result r;
+    check_hash(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    r.overlap = check_finite(L, 3);
+    r.normal.x = check_finite(L, 4);
+    r.normal.y = check_finite(L, 5);
+    r.mtv.x = -r.normal.x * r.overlap + 0.0;
+    r.mtv.y = -r.normal.y * r.overlap + 0.0;
+    r.a_in_b = lua_toboolean(L, 6);
+    r.b_in_a = lua_toboolean(L, 7);
+    lua_settop(L, 2);
+    set_response_mt(L, 2);
+    fill_response(L, 2, &r, 0);
+    return 1;
 }
 
 /* hash:sweep(shape, dx, dy, out, sync) -> n: what the shape meets moving by (dx, dy), 8
@@ -595,6 +626,7 @@ static const luaL_Reg hash_methods[] = {
     {"collisions", h_collisions},
     {"step", h_step},
     {"fill", h_fill},
+    {"response", h_response},
     {"sweep", h_sweep},
     {"cells", h_cells},
     {NULL, NULL}};

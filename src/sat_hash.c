@@ -150,7 +150,7 @@ static int reserve_nodes(sat_hash *h, size_t count)
     size_t avail = h->nnodefree + (h->nodecap - h->nodeused);
     if (avail >= count)
         return 0;
-    return RESERVE(h, nodes, nodecap, h->nodeused + (count - avail));
+    return RESERVE(h, nodes, nodecap, h->nodeused + (count - h->nnodefree));
 }
 
 /* Needs a reserved node. */
