@@ -4,54 +4,16 @@
 -- debug overlays; a stress mode. `make love-demo` runs it; SAT_DEMO_AUTO=1 (or --auto)
 -- plays a fixed script, writes a log and a screenshot, and quits.
 
--- ---- finding sat ----------------------------------------------------------------------
--- LÖVE's require looks in the game folder; sat lives elsewhere in a checkout. The order:
--- 1. SAT_ROOT (tools/love-run.sh sets it): <root>/lua for sat/*.lua and
---    <root>/build/luajit for sat/core.so (what `make LUA=luajit` builds).
--- 2. `love examples/love` run from a checkout: the repo two folders above the game.
--- 3. A shipped game: sat/*.lua inside the game (found by LÖVE's own loader) and
---    sat/core.so (core.dll on Windows) in a sat/ folder next to the .love file or the fused
---    executable. See docs/love.md.
-local function findSat()
-  local ext = package.config:sub(1, 1) == "\\" and "dll" or "so"
-  local root = os.getenv("SAT_ROOT")
-  if root == nil or root == "" then
-    root = nil
-    local guess = love.filesystem.getSource() .. "/../.."
-    local f = io.open(guess .. "/lua/sat/init.lua", "r")
-    if f then
-      f:close()
-      root = guess
-    end
-  end
-  if root then
-    package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
-    package.cpath = root .. "/build/luajit/?." .. ext .. ";" .. package.cpath
-  end
-  package.cpath = package.cpath .. ";" .. love.filesystem.getSourceBaseDirectory() .. "/?." .. ext
+-- ---- the scripted run ------------------------------------------------------------------
+-- Decided first, so that even an error while loading sat ends in the log and a non-zero
+-- exit status instead of LÖVE's error screen waiting for a key.
+local auto = os.getenv("SAT_DEMO_AUTO") == "1"
+for _, a in ipairs(rawget(_G, "arg") or {}) do
+  if a == "--auto" then auto = true end
 end
-findSat()
-
-local sat = require("sat")
-local level = require("level")
-local script = require("script")
-
--- ---- state ----------------------------------------------------------------------------
-local SPEED = 200          -- player, pixels per second
-local STRESS_STEP = 500    -- shapes added or removed by + and -
-local KINDS = { "box", "circle", "polygon" }
-
-local auto = false         -- scripted run
-local outDir               -- where the scripted run writes (SAT_DEMO_OUT), else the save dir
-local frame = 0
-local clock = 0            -- seconds of game time
-local world, player, movers
-local kindIndex = 1
-local touching = {}        -- shape -> number of shapes it currently touches
-local contacts = {}        -- this frame's colliding pairs, for the normals overlay
-local overlays = { bboxes = false, cells = false, normals = false, fill = true, help = true }
-local stress = { on = false, count = 2000, shapes = {}, stepMs = 0, avgMs = 0 }
-local font, smallFont
+-- where the scripted run writes demo.log and demo.png (SAT_DEMO_OUT), else the save dir
+local outDir = os.getenv("SAT_DEMO_OUT")
+if outDir == "" then outDir = nil end
 
 -- ---- the log (scripted run) -----------------------------------------------------------
 local log = { lines = {}, file = nil }
@@ -81,6 +43,71 @@ function log.close()
     love.filesystem.write("demo.log", table.concat(log.lines, "\n") .. "\n")
   end
 end
+
+-- In the scripted run an error is logged and ends the program with status 1.
+local function errorHandler(msg)
+  log.write("error %s", tostring(msg):gsub("\n", " | "))
+  log.write("traceback %s", (debug.traceback("", 2):gsub("\n", " | ")))
+  log.close()
+  return function() return 1 end
+end
+
+if auto then
+  log.open()
+  love.errorhandler = errorHandler
+end
+
+-- ---- finding sat ----------------------------------------------------------------------
+-- LÖVE's require looks in the game folder; sat lives elsewhere in a checkout. The order:
+-- 1. SAT_ROOT (tools/love-run.sh sets it): <root>/lua for sat/*.lua and
+--    <root>/build/luajit for sat/core.so (what `make LUA=luajit` builds).
+-- 2. `love examples/love` run from a checkout: the repo two folders above the game.
+-- 3. A shipped game: sat/*.lua inside the game (found by LÖVE's own loader) and
+--    sat/core.so (core.dll on Windows) in a sat/ folder next to the .love file or the fused
+--    executable. See docs/love.md.
+local function findSat()
+  local ext = package.config:sub(1, 1) == "\\" and "dll" or "so"
+  local root = os.getenv("SAT_ROOT")
+  if root == nil or root == "" then
+    root = nil
+    local guess = love.filesystem.getSource() .. "/../.."
+    local f = io.open(guess .. "/lua/sat/init.lua", "r")
+    if f then
+      f:close()
+      root = guess
+    end
+  end
+  if root then
+    package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
+    package.cpath = root .. "/build/luajit/?." .. ext .. ";" .. package.cpath
+  end
+  package.cpath = package.cpath .. ";" .. love.filesystem.getSourceBaseDirectory() .. "/?." .. ext
+end
+findSat()
+
+local ok, sat = pcall(require, "sat")
+if not ok then
+  error("cannot load sat: " .. tostring(sat) .. "\n\nFrom a checkout: build the LuaJIT module "
+        .. "(make LUA=luajit) and run sh tools/love-run.sh examples/love. A shipped game "
+        .. "bundles sat/core.so as docs/love.md says.", 0)
+end
+local level = require("level")
+local script = require("script")
+
+-- ---- state ----------------------------------------------------------------------------
+local SPEED = 200          -- player, pixels per second
+local STRESS_STEP = 500    -- shapes added or removed by + and -
+local KINDS = { "box", "circle", "polygon" }
+
+local frame = 0
+local clock = 0            -- seconds of game time
+local world, player, movers
+local kindIndex = 1
+local touching = {}        -- shape -> number of shapes it currently touches
+local contacts = {}        -- this frame's colliding pairs, for the normals overlay
+local overlays = { bboxes = false, cells = false, normals = false, fill = true, help = true }
+local stress = { on = false, count = 2000, shapes = {}, stepMs = 0, avgMs = 0 }
+local font, smallFont
 
 -- ---- helpers ----------------------------------------------------------------------------
 local function nameOf(s)
@@ -246,25 +273,8 @@ function love.keypressed(key)
   end
 end
 
-local function errorHandler(msg)
-  log.write("error %s", tostring(msg):gsub("\n", " | "))
-  log.write("traceback %s", (debug.traceback("", 2):gsub("\n", " | ")))
-  log.close()
-  return function() return 1 end
-end
-
-function love.load(args)
-  for _, a in ipairs(args or {}) do
-    if a == "--auto" then auto = true end
-  end
-  if os.getenv("SAT_DEMO_AUTO") == "1" then auto = true end
-  if auto then
-    outDir = os.getenv("SAT_DEMO_OUT")
-    if outDir == "" then outDir = nil end
-    log.open()
-    love.errorhandler = errorHandler
-    log.write("start %s frames %d dt %.6f", sat._VERSION, script.totalFrames(), script.dt)
-  end
+function love.load()
+  log.write("start %s frames %d dt %.6f", sat._VERSION, script.totalFrames(), script.dt)
   font = love.graphics.newFont(13)
   smallFont = love.graphics.newFont(11)
   reset()
