@@ -167,6 +167,10 @@ describe("methods", function()
     has(err(function() local r = p.area(nil) return r end),
       "bad argument #1 to 'area' (shape expected, got nil)")
     has(err(function() local r = p:vertices(5) return r end), "bad argument #1 to 'vertices'")
+    -- another library's object is named by its metatable's __name
+    local image = setmetatable({}, { __name = "Image" })
+    has(err(function() local r = sat.test(c, image) return r end),
+      "bad argument #2 to 'test' (shape expected, got Image)")
     -- metamethods called by hand get the same checks
     has(err(function() return getmetatable(p).__index(v, "x") end), "shape expected, got vec")
     has(err(function() return getmetatable(v).__index(p, "x") end), "vec expected, got polygon")

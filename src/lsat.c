@@ -88,7 +88,14 @@ static const char *type_name(lua_State *L, int idx)
                 return shown[i];
             }
         }
-        lua_pop(L, 1);
+        /* another library's object: its own type name, as Lua 5.3+ reports it */
+        lua_getfield(L, -1, "__name");
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *name = lua_tostring(L, -1);
+            lua_pop(L, 2); /* still referenced by the metatable */
+            return name;
+        }
+        lua_pop(L, 2);
     }
     return luaL_typename(L, idx);
 }
