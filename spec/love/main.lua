@@ -98,6 +98,18 @@ function love.load()
     assert(grown < 1, grown .. " KB")
   end)
 
+  -- the world (Lua layer) too, once lua/sat/world.lua exists
+  if package.searchpath("sat.world", package.path) then
+    check("a world finds a collision", function()
+      local w = sat.world(32)
+      local a, b = w:add(sat.circle(0, 0, 10)), w:add(sat.box(5, -5, 20, 10))
+      w:add(sat.point(500, 500))
+      local found = w:queryShape(a)
+      assert(#found == 1 and found[1] == b, "queryShape found " .. #found)
+      assert(#w:queryPoint(500, 500) == 1)
+    end)
+  end
+
   shapes = {
     sat.box(10, 10, 40, 30):rotate(0.3),
     sat.polygon(80, 10, 120, 20, 100, 60),
