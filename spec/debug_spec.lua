@@ -257,6 +257,58 @@ describe("sat.debug with a fake love.graphics", function()
     assert.are_not.same({ 0, 0, 1, 1 }, d.colors.shape)
   end)
 
+  it("skips pairs the world filters out", function()
+    local w = sat.world(32)
+    local a = w:add(sat.box(0, 0, 10, 10))
+    local b = w:add(sat.box(8, 0, 10, 10))
+    a.category, b.mask = 2, 1 -- b does not accept a's category
+    assert.are.same({}, d.contacts(w))
+    assert.are.equal(0, d.drawWorld(w, { contacts = true, shapes = false }))
+    assert.are.equal(0, #only(calls, "line"))
+    b.mask = 3
+    local list = d.contacts(w)
+    assert.are.equal(1, #list)
+    assert.are.equal(a, list[1].a)
+    assert.are.equal(b, list[1].b)
+    assert.is_near(2, list[1].overlap, 1e-9)
+    assert.is_near(1, list[1].normal.x, 1e-12)
+  end)
+
+  it("fills under the outlines, with the fill colour's transparency", function()
+    local w = sat.world(32)
+    local hot = w:add(sat.box(0, 0, 10, 10))
+    w:add(sat.box(100, 0, 10, 10))
+    d.drawWorld(w, { fill = true, color = function(s) if s == hot then return { 1, 0, 0 } end end })
+    local polys = only(calls, "polygon")
+    assert.are.equal(4, #polys)
+    assert.are.same({ "fill", "line", "fill", "line" },
+                    { polys[1].args[1], polys[2].args[1], polys[3].args[1], polys[4].args[1] })
+    local fillAlpha = d.colors.fill[4]
+    assert.are.same({ 1, 0, 0, fillAlpha }, polys[1].color)
+    assert.are.same({ 1, 0, 0, 1 }, polys[2].color)
+    assert.are.same(d.colors.fill, polys[3].color)
+    assert.are.same(d.colors.shape, polys[4].color)
+  end)
+
+  it("shades a cell by how many shapes it holds, and leaves options alone", function()
+    local w = sat.world(10)
+    w:add(sat.box(1, 1, 3, 3))
+    w:add(sat.box(5, 5, 3, 3))       -- same cell (0, 0)
+    w:add(sat.box(21, 1, 3, 3))      -- cell (2, 0)
+    local cells = d.cells(w)
+    assert.are.equal(2, #cells)
+    assert.are.same({ 2, 1 }, { cells[1].count, cells[2].count })
+    local colors = { cellFill = { 0, 0, 1, 0.25 } }
+    d.drawWorld(w, { cells = true, shapes = false, colors = colors })
+    local fills = {}
+    for _, c in ipairs(only(calls, "rectangle")) do
+      if c.args[1] == "fill" then fills[#fills + 1] = c.color[4] end
+    end
+    assert.are.same({ 0.5, 0.25 }, fills)
+    assert.is_nil(getmetatable(colors))
+    assert.are.same({ cellFill = { 0, 0, 1, 0.25 } }, colors)
+  end)
+
   it("names the function and the argument on bad input", function()
     has(err(function() d.drawShape("box") end), "bad argument #1 to 'drawShape' (shape expected")
     has(err(function() d.drawShape(sat.box(0, 0, 1, 1), "filled") end),
@@ -267,6 +319,12 @@ describe("sat.debug with a fake love.graphics", function()
     has(err(function() d.drawResponse({}) end), "bad argument #1 to 'drawResponse'")
     has(err(function() d.drawWorld({}) end), "bad argument #1 to 'drawWorld' (world expected")
     has(err(function() d.drawWorld(sat.world(), 5) end), "bad argument #2 to 'drawWorld'")
+    has(err(function() d.drawWorld(sat.world(), { color = { 1, 0, 0 } }) end),
+        "bad argument #2 to 'drawWorld' (options.color must be a function")
+    has(err(function() d.drawWorld(sat.world(), { colors = "red" }) end),
+        "bad argument #2 to 'drawWorld' (options.colors must be a table")
+    has(err(function() d.cells({ shapes = function() return {} end }) end),
+        "cannot list its cells")
     assert.are.equal(0, #calls) -- nothing drawn on an error
   end)
 end)

@@ -9,7 +9,7 @@
 
 local M = {}
 
-local floor, sqrt, max, min = math.floor, math.sqrt, math.max, math.min
+local sqrt, max, min = math.sqrt, math.max, math.min
 local sort = table.sort
 
 local NEEDS_LOVE = "sat.debug needs LÖVE (love.graphics)"
@@ -68,14 +68,15 @@ local function checkMode(fname, n, mode)
   end
 end
 
-local function setColor(g, c)
-  g.setColor(c[1], c[2], c[3], c[4] or 1)
+-- alpha (optional) multiplies the colour's own alpha
+local function setColor(g, c, alpha)
+  g.setColor(c[1], c[2], c[3], (c[4] or 1) * (alpha or 1))
 end
 
 -- ---- drawing primitives ---------------------------------------------------------------
 
-local function shape(g, s, mode, color)
-  setColor(g, color)
+local function shape(g, s, mode, color, alpha)
+  setColor(g, color, alpha)
   if s:kind() == "polygon" then
     g.polygon(mode, s:vertices())
   else
@@ -137,59 +138,30 @@ end
 
 -- ---- the world's cells --------------------------------------------------------------
 
-local function cellSizeOf(world)
-  local cs = world.cellSize
-  if type(cs) == "function" then cs = cs(world) end
-  if type(cs) ~= "number" or cs ~= cs or cs <= 0 then
-    error("sat.debug.cells: the world does not tell its cell size (world.cellSize)", 3)
+local function checkCells(world)
+  if type(world.cells) ~= "function" or type(world.cellSize) ~= "function" then
+    error("sat.debug: this world cannot list its cells (world:cells(), world:cellSize())", 3)
   end
-  return cs
 end
 
---- The spatial-hash cells in use: a list of {x, y, size, count} (the cell's top-left
--- corner in world units, its size, and how many shapes' bounding boxes touch it), sorted
--- by row then column.
+--- The spatial-hash cells in use: a list of {x, y, size, count, cx, cy}: the cell's
+-- top-left corner in world units, its size, how many shapes are filed in it, and its cell
+-- coordinates; by row then column (as world:cells() gives them).
 function M.cells(world)
   checkWorld("cells", 1, world)
+  checkCells(world)
+  local cs = world:cellSize()
+  local flat = world:cells()
   local list = {}
-  if type(world.cells) == "function" then
-    -- the world knows (flat list cx, cy, count, ... in cell coordinates)
-    local cs = cellSizeOf(world)
-    local flat = world:cells()
-    for i = 1, #flat, 3 do
-      list[#list + 1] = { x = flat[i] * cs, y = flat[i + 1] * cs, size = cs,
-                          count = flat[i + 2], cx = flat[i], cy = flat[i + 1] }
-    end
-  else
-    -- recomputed from the bounding boxes, the way the hash files them
-    local cs = cellSizeOf(world)
-    local byKey = {}
-    for _, s in ipairs(world:shapes()) do
-      local x1, y1, x2, y2 = s:bbox()
-      for cy = floor(y1 / cs), floor(y2 / cs) do
-        for cx = floor(x1 / cs), floor(x2 / cs) do
-          local key = cx .. "," .. cy
-          local c = byKey[key]
-          if c then
-            c.count = c.count + 1
-          else
-            c = { x = cx * cs, y = cy * cs, size = cs, count = 1, cx = cx, cy = cy }
-            byKey[key] = c
-            list[#list + 1] = c
-          end
-        end
-      end
-    end
+  for i = 1, #flat, 3 do
+    local cx, cy = flat[i], flat[i + 1]
+    list[#list + 1] = { x = cx * cs, y = cy * cs, size = cs, count = flat[i + 2], cx = cx, cy = cy }
   end
-  sort(list, function(p, q)
-    if p.cy ~= q.cy then return p.cy < q.cy end
-    return p.cx < q.cx
-  end)
   return list
 end
 
 --- Every colliding pair of the world as a list of responses, each pair once (r.a comes
--- first in world:shapes()), in a deterministic order.
+-- first in world:shapes()), in a deterministic order: by r.a, then r.b, in world order.
 function M.contacts(world)
   checkWorld("contacts", 1, world)
   local shapes = world:shapes()
@@ -197,19 +169,14 @@ function M.contacts(world)
   for i, s in ipairs(shapes) do index[s] = i end
   local list = {}
   for i, s in ipairs(shapes) do
-    -- collisions(s) may be a map other -> response or a list of responses
-    for k, v in pairs(world:collisions(s)) do
-      local other, r
-      if type(k) == "number" then other, r = v.b, v else other, r = k, v end
-      local j = index[other]
-      if j and j > i then list[#list + 1] = { i = i, j = j, r = r } end
+    local found = {}
+    for _, r in ipairs(world:collisions(s)) do
+      local j = index[r.b]
+      if j and j > i then found[#found + 1] = { j = j, r = r } end
     end
+    sort(found, function(p, q) return p.j < q.j end)
+    for _, f in ipairs(found) do list[#list + 1] = f.r end
   end
-  sort(list, function(p, q)
-    if p.i ~= q.i then return p.i < q.i end
-    return p.j < q.j
-  end)
-  for n, p in ipairs(list) do list[n] = p.r end
   return list
 end
 
@@ -262,19 +229,25 @@ function M.drawResponse(r, options)
            options.normalLength or M.normalLength, options.mtvScale or 1)
 end
 
---- Draws the cells of the world's spatial hash that hold at least one shape.
-function M.drawCells(world, color, fillColor)
-  local g = graphics()
-  checkWorld("drawCells", 1, world)
-  checkColor("drawCells", 2, color)
-  checkColor("drawCells", 3, fillColor)
-  local line, fill = color or M.colors.cell, fillColor or M.colors.cellFill
+-- Each cell in use: a fill whose alpha adds up with the shapes filed there, and an outline.
+local function cells(g, world, line, fill)
   for _, c in ipairs(M.cells(world)) do
     g.setColor(fill[1], fill[2], fill[3], min(1, (fill[4] or 1) * c.count))
     g.rectangle("fill", c.x, c.y, c.size, c.size)
     setColor(g, line)
     g.rectangle("line", c.x, c.y, c.size, c.size)
   end
+end
+
+--- Draws the cells of the world's spatial hash that hold at least one shape.
+function M.drawCells(world, color, fillColor)
+  local g = graphics()
+  checkWorld("drawCells", 1, world)
+  checkColor("drawCells", 2, color)
+  checkColor("drawCells", 3, fillColor)
+  local r0, g0, b0, a0 = g.getColor()
+  cells(g, world, color or M.colors.cell, fillColor or M.colors.cellFill)
+  g.setColor(r0, g0, b0, a0)
 end
 
 --- Draws a whole world. options (all optional):
@@ -295,29 +268,28 @@ function M.drawWorld(world, options)
     badArg("drawWorld", 2, "options table expected, got " .. type(options), 3)
   end
   options = options or {}
-  local colors = setmetatable(options.colors or {}, { __index = M.colors })
-  local pick = options.color
-  local r0, g0, b0, a0 = g.getColor()
-
-  if options.cells then
-    local line, fill = colors.cell, colors.cellFill
-    for _, c in ipairs(M.cells(world)) do
-      g.setColor(fill[1], fill[2], fill[3], min(1, (fill[4] or 1) * c.count))
-      g.rectangle("fill", c.x, c.y, c.size, c.size)
-      setColor(g, line)
-      g.rectangle("line", c.x, c.y, c.size, c.size)
+  for _, k in ipairs({ "colors", "responses" }) do
+    if options[k] ~= nil and type(options[k]) ~= "table" then
+      badArg("drawWorld", 2, ("options.%s must be a table, got %s"):format(k, type(options[k])), 3)
     end
   end
+  local pick = options.color
+  if pick ~= nil and type(pick) ~= "function" then
+    badArg("drawWorld", 2, "options.color must be a function, got " .. type(pick), 3)
+  end
+  local colors = {}
+  for k, v in pairs(M.colors) do colors[k] = (options.colors or {})[k] or v end
+  local r0, g0, b0, a0 = g.getColor()
+
+  if options.cells then cells(g, world, colors.cell, colors.cellFill) end
 
   local shapes = world:shapes()
   if options.shapes ~= false then
+    local fillAlpha = colors.fill[4] or 1
     for _, s in ipairs(shapes) do
       local c = pick and pick(s)
-      if options.fill then
-        local f = colors.fill
-        if c then f = { c[1], c[2], c[3], (c[4] or 1) * (f[4] or 1) } end
-        shape(g, s, "fill", f)
-      end
+      -- a picked colour fills with the fill colour's transparency
+      if options.fill then shape(g, s, "fill", c or colors.fill, c and fillAlpha or 1) end
       shape(g, s, "line", c or colors.shape)
     end
   end
