@@ -20,6 +20,12 @@ local function fakeLove()
     color = { r, gg, b, a or 1 }
   end
   function g.getColor() return color[1], color[2], color[3], color[4] end
+  local width = 1
+  function g.setLineWidth(w)
+    calls[#calls + 1] = { name = "setLineWidth", args = { w } }
+    width = w
+  end
+  function g.getLineWidth() return width end
   return { graphics = g }, calls
 end
 
@@ -152,6 +158,9 @@ describe("sat.debug with a fake love.graphics", function()
     -- both strokes come back from the tip, one on each side
     assert.is_true(head[1] < 100 and head[5] < 100)
     assert.is_true(head[2] * head[6] < 0)
+    -- drawn d.arrowWidth wide, and the width put back
+    local widths = only(calls, "setLineWidth")
+    assert.are.same({ { d.arrowWidth }, { 1 } }, { widths[1].args, widths[2].args })
   end)
 
   it("draws a response's normal and MTV from the contact", function()

@@ -27,8 +27,9 @@ M.colors = {
 }
 
 -- Sizes, in world units (pixels when the camera is identity).
-M.normalLength = 24 -- a normal is a unit vector: drawn this long
-M.arrowHead = 6     -- length of each stroke of an arrow head
+M.normalLength = 28 -- a normal is a unit vector: drawn this long
+M.arrowHead = 7     -- length of each stroke of an arrow head
+M.arrowWidth = 2    -- line width of arrows
 M.mtvMin = 0        -- an MTV shorter than this is not drawn
 
 local function graphics()
@@ -101,16 +102,20 @@ end
 -- recording of the calls tells arrows (lines) from shapes (polygons).
 local function arrow(g, x1, y1, x2, y2, color)
   setColor(g, color)
+  local width = g.getLineWidth()
+  g.setLineWidth(M.arrowWidth)
   g.line(x1, y1, x2, y2)
   local dx, dy = x2 - x1, y2 - y1
   local len = sqrt(dx * dx + dy * dy)
-  if len == 0 then return end
-  local h = min(M.arrowHead, len * 0.5)
-  local ux, uy = dx / len * h, dy / len * h
-  -- strokes at +-30 degrees back from the tip
-  local c, s = 0.8660254037844386, 0.5
-  g.line(x2 - (ux * c - uy * s), y2 - (ux * s + uy * c), x2, y2,
-         x2 - (ux * c + uy * s), y2 - (-ux * s + uy * c))
+  if len > 0 then
+    local h = min(M.arrowHead, len * 0.5)
+    local ux, uy = dx / len * h, dy / len * h
+    -- strokes at +-30 degrees back from the tip
+    local c, s = 0.8660254037844386, 0.5
+    g.line(x2 - (ux * c - uy * s), y2 - (ux * s + uy * c), x2, y2,
+           x2 - (ux * c + uy * s), y2 - (-ux * s + uy * c))
+  end
+  g.setLineWidth(width)
 end
 
 -- Where a response's arrows start: the centre of the overlap of the two bounding boxes,
