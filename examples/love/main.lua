@@ -324,6 +324,7 @@ local function moveStress(dt)
 end
 
 function love.update(dt)
+  dt = math.min(dt, 1 / 20) -- a stalled frame must not fling the moving obstacles
   if auto then
     dt = script.dt
     for _, key in ipairs(script.pressed(frame + 1)) do love.keypressed(key) end

@@ -8,7 +8,9 @@ local script = {}
 script.dt = 1 / 60
 
 script.steps = {
-  { phase = "start",       frames = 10 },
+  -- every other key once (reset, each body, fill and help off and on), ending as a box
+  { phase = "start",       frames = 10,
+    press = { "r", "2", "3", "1", "f", "f", "h", "h" } },
   -- the box goes diagonally into wall-mid and must slide down along it
   { phase = "slide",       frames = 100, hold = { "right", "down" } },
   -- as a circle, left through zone-a (enter), then up out of it (exit)
@@ -17,8 +19,8 @@ script.steps = {
   -- as a polygon, down onto the 45 degree slope, then along it
   { phase = "slope",       frames = 130, hold = { "down" }, press = { "tab" } },
   -- thousands of moving shapes for a moment
-  { phase = "stress",      frames = 20, press = { "s" } },
-  { phase = "stress-off",  frames = 5, press = { "s" } },
+  { phase = "stress",      frames = 20, press = { "s", "+" } },
+  { phase = "stress-off",  frames = 5, press = { "-", "s" } },
   -- overlays on, back to the box, right along the bottom toward the moving obstacles
   { phase = "final",       frames = 110, hold = { "right" }, press = { "b", "c", "n", "tab" } },
 }
