@@ -124,11 +124,15 @@ for _, vm in ipairs(vms) do
       fmt(touching, "count"), (shapes and touching) and 100 * touching / shapes or 0),
       p .. n .. ".frame", n == "n10000" and frame_limit[vm[1]] or nil)
     figure("  mean frame", p .. n .. ".frame_mean")
+    figure("  moving the shapes (median)", p .. n .. ".move")
+    figure("  world:step() (median)", p .. n .. ".step")
     figure("  garbage per frame", p .. n .. ".kb_per_frame")
   end
   local sparse = p .. "sparse10000."
   figure(string.format("%s shapes, none touching (%s touch)", fmt(get(sparse .. "shapes"), "count"),
     fmt(get(sparse .. "touching"), "count")), sparse .. "frame")
+  figure("  moving the shapes (median)", sparse .. "move")
+  figure("  world:step() (median)", sparse .. "step")
   figure("  garbage per frame", sparse .. "kb_per_frame", 0.01, "none (< 0.01 kb)")
   figure("300 boxes 16x16 in 800x600, 60 frames", p .. "boxes300.total")
   figure("  colliding pairs found (enter + stay)", p .. "boxes300.pairs")

@@ -73,7 +73,7 @@ local function add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
   end
 end
 
-local function frame(scene)
+local function move_all(scene)
   local shapes, X, Y, VX, VY = scene.shapes, scene.X, scene.Y, scene.VX, scene.VY
   local X1, X2, Y1, Y2 = scene.X1, scene.X2, scene.Y1, scene.Y2
   for i = 1, #shapes do
@@ -92,6 +92,10 @@ local function frame(scene)
     X[i], Y[i] = x, y
     shapes[i]:move(vx, vy)
   end
+end
+
+local function frame(scene)
+  move_all(scene)
   scene.world:step()
 end
 
@@ -153,19 +157,25 @@ local function run_frames(scene, frames)
   end
 end
 
--- Frame times (ms): median and mean of `frames` after `warm` untimed ones; then garbage.
+-- Frame times (ms): median and mean of `frames` after `warm` untimed ones, and the
+-- medians of the frame's two halves (moving the shapes, world:step); then garbage.
 local function measure(name, scene, warm, frames, garbage_frames)
   run_frames(scene, warm)
-  local t = {}
+  local t, tm, ts = {}, {}, {}
   for f = 1, frames do
     local t0 = lib.now()
-    frame(scene)
-    t[f] = (lib.now() - t0) * 1e3
+    move_all(scene)
+    local t1 = lib.now()
+    scene.world:step()
+    local t2 = lib.now()
+    t[f], tm[f], ts[f] = (t2 - t0) * 1e3, (t1 - t0) * 1e3, (t2 - t1) * 1e3
   end
   lib.emit(name .. ".shapes", #scene.shapes, "count")
   lib.emit(name .. ".touching", count_touching(scene), "count")
   lib.emit(name .. ".frame", lib.median(t), "ms")
   lib.emit(name .. ".frame_mean", lib.mean(t), "ms")
+  lib.emit(name .. ".move", lib.median(tm), "ms")
+  lib.emit(name .. ".step", lib.median(ts), "ms")
   local kb = lib.garbage(run_frames, scene, garbage_frames)
   lib.emit(name .. ".kb_per_frame", kb / garbage_frames, "kb")
 end
@@ -177,15 +187,30 @@ local function timed(label, fn, ...)
   return r
 end
 
-measure("world.n1000", timed("n1000", field_scene, 1000, 1001), 30, 100, 20)
-collectgarbage("collect")
-measure("world.n10000", timed("n10000", field_scene, 10000, 10001), 10, 40, 10)
-collectgarbage("collect")
-measure("world.sparse10000", timed("sparse10000", sparse_scene, 10000, 10002), 10, 40, 10)
-collectgarbage("collect")
+-- Scenes to run: all, or those named on the command line (for profiling one).
+local only = {}
+for i = 1, select("#", ...) do
+  only[select(i, ...)] = true
+end
+local function wanted(name)
+  return next(only) == nil or only[name]
+end
+
+if wanted("n1000") then
+  measure("world.n1000", timed("n1000", field_scene, 1000, 1001), 30, 100, 20)
+  collectgarbage("collect")
+end
+if wanted("n10000") then
+  measure("world.n10000", timed("n10000", field_scene, 10000, 10001), 10, 40, 10)
+  collectgarbage("collect")
+end
+if wanted("sparse10000") then
+  measure("world.sparse10000", timed("sparse10000", sparse_scene, 10000, 10002), 10, 40, 10)
+  collectgarbage("collect")
+end
 
 -- 300 boxes of 16x16 in 800x600, 60 frames from a standing start.
-do
+if wanted("boxes300") then
   local rng = lib.rng(300)
   local shapes, X, Y, VX, VY, X1, X2, Y1, Y2 = {}, {}, {}, {}, {}, {}, {}, {}, {}
   for i = 1, 300 do
