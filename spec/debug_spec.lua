@@ -202,6 +202,29 @@ describe("sat.debug with a fake love.graphics", function()
     assert.is_truthy(c)
   end)
 
+  it("puts back the colour it found, from every drawing function", function()
+    local b = sat.box(0, 0, 10, 10)
+    local r = assert(sat.collide(b, sat.box(5, 0, 10, 10)))
+    local w = sat.world(8)
+    w:add(b)
+    local draws = {
+      function() d.drawShape(b) end,
+      function() d.drawShape(b, "fill", { 1, 0, 0 }) end,
+      function() d.drawBBox(b) end,
+      function() d.drawArrow(0, 0, 5, 5) end,
+      function() d.drawResponse(r) end,
+      function() d.drawCells(w) end,
+      function() d.drawWorld(w, { fill = true, bboxes = true, cells = true, contacts = true }) end,
+    }
+    for i, f in ipairs(draws) do
+      fake.graphics.setColor(0.1, 0.2, 0.3, 0.4)
+      local before = #calls
+      f()
+      assert.is_true(#calls > before, "draw " .. i .. " drew nothing")
+      assert.are.same({ 0.1, 0.2, 0.3, 0.4 }, { fake.graphics.getColor() }, "draw " .. i)
+    end
+  end)
+
   it("draws bboxes and cells when asked, and restores the colour", function()
     local w = sat.world(10)
     w:add(sat.box(1, 1, 5, 5))

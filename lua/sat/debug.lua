@@ -195,7 +195,9 @@ function M.drawShape(s, mode, color)
   checkMode("drawShape", 2, mode)
   checkColor("drawShape", 3, color)
   mode = mode or "line"
+  local r0, g0, b0, a0 = g.getColor()
   shape(g, s, mode, color or (mode == "fill" and M.colors.fill or M.colors.shape))
+  g.setColor(r0, g0, b0, a0)
 end
 
 --- Draws a shape's axis-aligned bounding box.
@@ -203,7 +205,9 @@ function M.drawBBox(s, color)
   local g = graphics()
   checkShape("drawBBox", 1, s)
   checkColor("drawBBox", 2, color)
+  local r0, g0, b0, a0 = g.getColor()
   bbox(g, s, color or M.colors.bbox)
+  g.setColor(r0, g0, b0, a0)
 end
 
 --- Draws an arrow from (x1, y1) to (x2, y2).
@@ -213,7 +217,9 @@ function M.drawArrow(x1, y1, x2, y2, color)
     if type(v) ~= "number" then badArg("drawArrow", n, "number expected, got " .. type(v), 3) end
   end
   checkColor("drawArrow", 5, color)
+  local r0, g0, b0, a0 = g.getColor()
   arrow(g, x1, y1, x2, y2, color or M.colors.normal)
+  g.setColor(r0, g0, b0, a0)
 end
 
 local function checkResponse(fname, n, r)
@@ -230,8 +236,10 @@ function M.drawResponse(r, options)
   checkResponse("drawResponse", 1, r)
   options = options or {}
   local colors = options.colors or {}
+  local r0, g0, b0, a0 = g.getColor()
   response(g, r, { normal = colors.normal or M.colors.normal, mtv = colors.mtv or M.colors.mtv },
            options.normalLength or M.normalLength, options.mtvScale or 1)
+  g.setColor(r0, g0, b0, a0)
 end
 
 -- Each cell in use: a fill whose alpha adds up with the shapes filed there, and an outline.
