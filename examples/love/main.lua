@@ -114,29 +114,6 @@ local function nameOf(s)
   return s.name or tostring(s)
 end
 
--- world:move and world:collisions give either a list of responses or a map
--- other -> response: walk both the same way, in a stable order.
-local function eachCollision(list, self, fn)
-  local items = {}
-  for k, v in pairs(list or {}) do
-    local other, r = k, v
-    if type(k) == "number" then
-      other = v.other or (v.a == self and v.b or v.a)
-      r = v.response or v
-    end
-    items[#items + 1] = { other = other, r = r }
-  end
-  table.sort(items, function(p, q) return nameOf(p.other) < nameOf(q.other) end)
-  for _, it in ipairs(items) do fn(it.other, it.r) end
-end
-
--- A response seen from `self`: its normal points from self toward the other shape.
-local function normalFrom(self, r)
-  local n = r.normal
-  if r.a == self then return n.x, n.y end
-  return -n.x, -n.y
-end
-
 local function copyResponse(r)
   return { a = r.a, b = r.b, overlap = r.overlap,
            normal = sat.vec(r.normal.x, r.normal.y), mtv = sat.vec(r.mtv.x, r.mtv.y) }
@@ -177,15 +154,15 @@ local function setPlayer(kind, x, y)
   end
   player = world:add(level.playerShape(kind, x, y))
   -- the new body may overlap what the old one only touched: step out
+  -- (world:collisions(shape) lists responses seen from shape: r.b is the other one)
   for _ = 1, 4 do
     local moved = false
-    eachCollision(world:collisions(player), player, function(other, r)
-      if other.role == "wall" or other.role == "mover" then
-        local nx, ny = normalFrom(player, r)
-        player:move(-nx * r.overlap, -ny * r.overlap)
-        moved = moved or r.overlap > 0
+    for _, r in ipairs(world:collisions(player)) do
+      if (r.b.role == "wall" or r.b.role == "mover") and r.overlap > 0 then
+        player:move(r.mtv.x, r.mtv.y)
+        moved = true
       end
-    end)
+    end
     if not moved then break end
   end
   log.write("player %d %s", frame, kind)
@@ -295,21 +272,23 @@ local function movePlayer(dt)
   if dx ~= 0 and dy ~= 0 then dx, dy = dx * math.sqrt(0.5), dy * math.sqrt(0.5) end
   if dx == 0 and dy == 0 then return end
   local _, _, cols = world:move(player, dx * SPEED * dt, dy * SPEED * dt, moveFilter)
-  eachCollision(cols, player, function(other, r)
-    local nx, ny = normalFrom(player, r)
-    log.write("hit %d %s normal %.4f %.4f overlap %.4f", frame, nameOf(other), nx, ny, r.overlap or 0)
-  end)
+  -- what the move met, in order: r.b (also r.other) is the other shape, the normal points
+  -- from the player toward it
+  for _, r in ipairs(cols) do
+    log.write("hit %d %s normal %.4f %.4f overlap %.4f", frame, nameOf(r.b), r.normal.x,
+              r.normal.y, r.overlap)
+  end
 end
 
 -- Moving obstacles push the player out of their way.
 local function pushPlayer()
-  eachCollision(world:collisions(player), player, function(other, r)
-    if other.role == "mover" and r.overlap > 0 then
-      local nx, ny = normalFrom(player, r)
-      player:move(-nx * r.overlap, -ny * r.overlap)
-      log.write("pushed %d %s normal %.4f %.4f overlap %.4f", frame, nameOf(other), nx, ny, r.overlap)
+  for _, r in ipairs(world:collisions(player)) do
+    if r.b.role == "mover" and r.overlap > 0 then
+      player:move(r.mtv.x, r.mtv.y)
+      log.write("pushed %d %s normal %.4f %.4f overlap %.4f", frame, nameOf(r.b), r.normal.x,
+                r.normal.y, r.overlap)
     end
-  end)
+  end
 end
 
 local function moveStress(dt)
