@@ -1,7 +1,9 @@
 --- Reads the JSON lines of one bench run and prints the table, each target next to its
 -- figure with PASS or MISS. Lower-case pass/miss marks a figure shown for context only (not
--- the measurement the target is set for). Usage: lua5.4 bench/report.lua results.jsonl
-local path = assert(arg[1], "usage: report.lua results.jsonl")
+-- the measurement the target is set for).
+-- Usage: lua5.4 bench/report.lua results.jsonl [--markdown]
+local path = assert(arg[1], "usage: report.lua results.jsonl [--markdown]")
+local markdown = arg[2] == "--markdown"
 
 local R = {}
 for line in assert(io.open(path)):lines() do
@@ -32,7 +34,44 @@ local function fmt(v, unit)
 end
 
 local function row(label, value, target, mark)
-  print(string.format("  %-40s %14s   %-26s %s", label, value, target or "", mark or ""))
+  if markdown then
+    print(string.format("| %s | %s | %s | %s |", label:gsub("^ +", "&nbsp;&nbsp;"), value,
+      target or "", mark or ""))
+  else
+    local line = string.format("  %-40s %14s   %-26s %s", label, value, target or "", mark or "")
+    print((line:gsub("%s+$", "")))
+  end
+end
+
+-- Lines of explanation under a section header.
+local function say(text)
+  if markdown then
+    text = text:gsub("^ +", "")
+  end
+  print(text)
+end
+
+local in_table = false
+
+local function header(text)
+  print("")
+  if markdown then
+    print("#### " .. text)
+    print("")
+  else
+    print(text)
+  end
+  in_table = false
+end
+
+local function figure_row(...)
+  if markdown and not in_table then
+    print("")
+    print("| | figure | target | |")
+    print("|---|---:|---|---|")
+    in_table = true
+  end
+  row(...)
 end
 
 -- A figure; with `limit`, a target "<= limit" (or `text`), PASS/MISS (or pass/miss).
@@ -40,7 +79,7 @@ local function figure(label, name, limit, text, context)
   local r = R[name]
   local v = r and r.value
   if not limit then
-    row(label, fmt(v, r and r.unit))
+    figure_row(label, fmt(v, r and r.unit))
     return
   end
   local mark
@@ -52,23 +91,18 @@ local function figure(label, name, limit, text, context)
       mark = mark:lower()
     end
   end
-  row(label, fmt(v, r and r.unit), text or ("<= " .. fmt(limit, r and r.unit)), mark)
-end
-
-local function header(text)
-  print("")
-  print(text)
+  figure_row(label, fmt(v, r and r.unit), text or ("<= " .. fmt(limit, r and r.unit)), mark)
 end
 
 -- ---- C core -------------------------------------------------------------------------------
 local pairs_n = get("c.poly8_poly8.pairs")
 header("C core: ns per call, median of 7 passes over a seeded table")
-print(string.format("  cold: %s pairs, each with its own two shapes, laid out in call order",
+say(string.format("  cold: %s pairs, each with its own two shapes, laid out in call order",
   pairs_n and string.format("%d", pairs_n) or "?"))
-print(string.format("        (poly8 table %s; %s of %s overlap). hot: as many calls over 512",
+say(string.format("        (poly8 table %s; %s of %s overlap). hot: as many calls over 512",
   get("c.poly8_poly8.table_kb") and string.format("%.0f MB", get("c.poly8_poly8.table_kb") / 1024)
     or "?", fmt(get("c.poly8_poly8.overlapping"), "count"), fmt(pairs_n, "count")))
-print("        such pairs (in L2), in random order: the arithmetic without the memory traffic.")
+say("        such pairs (in L2), in random order: the arithmetic without the memory traffic.")
 local core_rows = {
   { "poly8 vs poly8, sat_test", "c.poly8_poly8.test", 150 },
   { "poly8 vs poly8, sat_collide", "c.poly8_poly8.collide", 250 },
@@ -89,7 +123,7 @@ for _, vm in ipairs(vms) do
   local p = vm[1] .. "."
   local floor = get(p .. "nop")
   header(string.format("Binding under %s: ns per call from Lua, median of 7 runs of 1e6 calls", vm[2]))
-  print("  (circle pairs, half overlapping; every figure includes the same loop and table reads)")
+  say("  (circle pairs, half overlapping; every figure includes the same loop and table reads)")
   figure("empty C call (the floor)", p .. "nop")
   local within = floor and 1.5 * floor
   local function ratio(name)
@@ -139,6 +173,6 @@ for _, vm in ipairs(vms) do
 end
 local a, b = get("lua54.world.boxes300.pairs"), get("luajit.world.boxes300.pairs")
 if a and b and a ~= b then
-  print(string.format("\n  NOTE: boxes300 found %d pairs under lua5.4 but %d under luajit:" ..
+  say(string.format("\n  NOTE: boxes300 found %d pairs under lua5.4 but %d under luajit:" ..
     " the scenes are identical, so the worlds disagree.", a, b))
 end
