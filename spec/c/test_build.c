@@ -331,6 +331,32 @@ static void test_polygon_far_apart_points(void)
     sat_shape_free(s);
 }
 
+static void test_polygon_extreme_coordinates(void)
+{
+    /* Huge or tiny but finite outlines: either refused, or built with the right centroid.
+     * The triangle (0,0) (L,0) (0,L) has its centroid at (L/3, L/3) and area L^2/2. */
+    static const double sizes[] = {1e100, 1e116, 1e150, 1e-100, 1e-150, 1e-160};
+    int i;
+    for (i = 0; i < 6; i++) {
+        double L = sizes[i];
+        sat_vec pts[3];
+        sat_status st = SAT_ERR_NOMEM;
+        sat_shape *s;
+        pts[0] = V(0, 0), pts[1] = V(L, 0), pts[2] = V(0, L);
+        s = sat_polygon_new(pts, 3, &st);
+        ENSUREF((s == NULL) == (st != SAT_OK), "size %g: status %d", L, (int)st);
+        if (s) {
+            sat_vec p = sat_shape_position(s);
+            ENSUREF(fabs(p.x - L / 3) <= 1e-15 * L && fabs(p.y - L / 3) <= 1e-15 * L,
+                    "size %g: centroid (%g, %g), want %g", L, p.x, p.y, L / 3);
+            if (L * L > 1e-290) /* (an area below that is denormal: no precision left) */
+                ENSUREF(fabs(sat_shape_area(s) / (L * L / 2) - 1) <= 1e-14, "size %g: area %g",
+                        L, sat_shape_area(s));
+        }
+        sat_shape_free(s);
+    }
+}
+
 static void test_polygon_too_many_points(void)
 {
     /* Real (zeroed) memory, so a core that reads the points first stays defined. */
@@ -443,6 +469,7 @@ void run_build_tests(void)
     RUN_TEST(test_polygon_1000_vertex_circle);
     RUN_TEST(test_polygon_refusals);
     RUN_TEST(test_polygon_far_apart_points);
+    RUN_TEST(test_polygon_extreme_coordinates);
     RUN_TEST(test_polygon_too_many_points);
     RUN_TEST(test_heap_new_free);
     RUN_TEST(test_copy_and_clone);

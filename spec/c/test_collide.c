@@ -292,6 +292,29 @@ static void test_rotated_and_scaled(void)
     sat_shape_free(b);
 }
 
+static void test_extreme_sizes(void)
+{
+    /* The same picture at every scale: circles of radius R, the second R above the first,
+     * overlap by R along (0, 1); a point R / 2 above a circle's centre is inside it by R / 2.
+     * Found by the fuzzer: lengths whose square underflows or overflows. The core may
+     * refuse sizes it cannot handle; what it accepts must come out right. */
+    static const double scales[] = {1e-200, 1e-160, 1e-100, 1, 1e100, 1e160, 1e200, 1e300};
+    int i;
+    for (i = 0; i < 8; i++) {
+        double R = scales[i];
+        char what[64];
+        sat_shape *a = sat_circle_new(0, 0, R, NULL), *b = sat_circle_new(0, R, R, NULL);
+        sat_shape *p = sat_circle_new(0, R / 2, 0, NULL);
+        if (a && b && p) {
+            snprintf(what, sizeof what, "circles of radius %g", R);
+            expect(what, a, b, R, 0, 1, 1e-15 * R, 0, 0);
+            snprintf(what, sizeof what, "a point in a circle of radius %g", R);
+            expect(what, a, p, R / 2, 0, 1, 1e-15 * R, 0, 1);
+        }
+        sat_shape_free(a), sat_shape_free(b), sat_shape_free(p);
+    }
+}
+
 void run_collide_tests(void)
 {
     RUN_TEST(test_polygon_polygon);
@@ -302,4 +325,5 @@ void run_collide_tests(void)
     RUN_TEST(test_apart);
     RUN_TEST(test_far_from_origin);
     RUN_TEST(test_rotated_and_scaled);
+    RUN_TEST(test_extreme_sizes);
 }

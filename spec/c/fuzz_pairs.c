@@ -1,0 +1,363 @@
+/*
+ * fuzz_pairs.c - libFuzzer target for the C core (make fuzz FUZZ_SECONDS=N).
+ *
+ * The input bytes describe two shapes (circles, or polygons of up to 64 points: raw points,
+ * points around a circle in angular order, or boxes) with arbitrary doubles, huge, tiny, NaN
+ * and infinite ones included, then a sequence of transforms. Every function of sat.h is
+ * called on them, and cheap invariants are checked with abort() on violation:
+ *   - a refused build or transform returns a status with a message, and a refused transform
+ *     leaves the shape byte for byte unchanged;
+ *   - queries return no NaN; a raycast hit has t in [0, 1] and a unit normal;
+ *   - sat_test == sat_collide, in both orders; a shape touches itself;
+ *   - a collision has a finite overlap >= 0, a finite unit normal, mtv = -normal * overlap;
+ *     swapping the shapes negates the normal and swaps the flags, bit for bit;
+ *   - a miss leaves the result untouched.
+ * Refused inputs are fine; crashes, sanitizer reports and violations are not.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sat.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_POINTS 64
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n;
+} reader;
+
+static uint8_t byte(reader *r)
+{
+    uint8_t b;
+    if (r->n == 0)
+        return 0;
+    b = *r->p++;
+    r->n--;
+    return b;
+}
+
+static double number(reader *r)
+{
+    static const double special[] = {
+        0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 4.0, 5.0, 1e-300, -1e-300, 4.9406564584124654e-324,
+        2.2250738585072014e-308, 1e300, -1e300, 1.7976931348623157e308, -1.7976931348623157e308,
+        1e9, -1e9, 1e15, -1e15, 1e-9, 3.14159265358979323846, 1.5707963267948966, 1e154,
+        1.34e154, 0.1, 1e200, -1e200,
+    };
+    uint8_t mode = byte(r);
+    if (mode < 24) { /* raw bits: anything at all */
+        uint64_t bits = 0;
+        double d;
+        int i;
+        for (i = 0; i < 8; i++)
+            bits = (bits << 8) | byte(r);
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    if (mode < 48) {
+        uint8_t k = byte(r);
+        if (k == 255)
+            return NAN;
+        if (k == 254)
+            return INFINITY;
+        if (k == 253)
+            return -INFINITY;
+        return special[k % (sizeof special / sizeof special[0])];
+    }
+    {
+        /* Small dyadic values (multiples of 1/16 in [-2048, 2048)): exact touching cases. */
+        int16_t v = (int16_t)(uint16_t)(((unsigned)byte(r) << 8) | byte(r));
+        return v / 16.0;
+    }
+}
+
+static sat_vec vec(reader *r)
+{
+    sat_vec v;
+    v.x = number(r);
+    v.y = number(r);
+    return v;
+}
+
+/* FUZZ_TRACE=1 in the environment prints every step (to replay a crash file). */
+static int tracing(void)
+{
+    static int t = -1;
+    if (t < 0) {
+        const char *e = getenv("FUZZ_TRACE");
+        t = e && e[0] == '1';
+    }
+    return t;
+}
+
+static void trace_shape(const char *what, const sat_shape *s)
+{
+    int i;
+    if (!tracing())
+        return;
+    fprintf(stderr, "%s: kind %d count %d pos (%.17g + %.17g, %.17g + %.17g) angle %.17g "
+            "scale %.17g radius %.17g bound %.17g\n", what, (int)s->kind, s->count, s->pos.x,
+            s->pos_lo.x, s->pos.y, s->pos_lo.y, s->angle, s->scale, s->radius, s->bound);
+    for (i = 0; i < s->count; i++) {
+        sat_vec v = sat_polygon_vertex(s, i);
+        fprintf(stderr, "  vertex %d: %.17g, %.17g\n", i, v.x, v.y);
+    }
+}
+
+#define check(C) check_at((C), __LINE__, #C)
+
+static void check_at(int ok, int line, const char *expr)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz_pairs.c:%d: invariant violated: %s\n", line, expr);
+        abort();
+    }
+}
+
+static void check_status(sat_status st)
+{
+    const char *m = sat_status_message(st);
+    check(m != NULL && m[0] != '\0');
+}
+
+/* A shape from the bytes, or NULL when the core refuses it. */
+static sat_shape *make_shape(reader *r)
+{
+    uint8_t kind = byte(r);
+    sat_status st;
+    sat_shape *s;
+    if (kind & 1) {
+        double x = number(r), y = number(r), rad = number(r);
+        s = (sat_shape *)malloc(sat_circle_bytes());
+        if (!s)
+            return NULL;
+        st = sat_circle_init(s, x, y, rad);
+    } else {
+        sat_vec pts[MAX_POINTS];
+        int n = byte(r) % (MAX_POINTS + 1), i, style = (kind >> 1) % 4;
+        if (style == 0) { /* raw points */
+            for (i = 0; i < n; i++)
+                pts[i] = vec(r);
+        } else if (style == 1 || style == 2) {
+            /* Around a circle in angular order (convex unless the steps pass a full turn);
+             * style 2 gives every point its own radius. */
+            sat_vec c = vec(r);
+            double rad = number(r), total = 0, acc = 0, steps[MAX_POINTS];
+            for (i = 0; i < n; i++)
+                total += steps[i] = 1 + byte(r);
+            total += byte(r);
+            for (i = 0; i < n; i++) {
+                double t, ri = style == 2 ? number(r) : rad;
+                acc += steps[i];
+                t = 6.283185307179586 * acc / (total + 1);
+                pts[i].x = c.x + ri * cos(t);
+                pts[i].y = c.y + ri * sin(t);
+            }
+        } else { /* a box, either winding */
+            sat_vec p = vec(r), d = vec(r);
+            n = 4;
+            pts[0] = p;
+            pts[1].x = p.x + d.x, pts[1].y = p.y;
+            pts[2].x = p.x + d.x, pts[2].y = p.y + d.y;
+            pts[3].x = p.x, pts[3].y = p.y + d.y;
+        }
+        s = (sat_shape *)malloc(sat_polygon_bytes(n > 0 ? n : 1));
+        if (!s)
+            return NULL;
+        if (tracing())
+            for (i = 0; i < n; i++)
+                fprintf(stderr, "  point %d: %.17g, %.17g\n", i, pts[i].x, pts[i].y);
+        st = sat_polygon_init(s, pts, n);
+        if (st == SAT_OK) {
+            check(s->kind == SAT_POLYGON && s->count >= 3 && s->count <= n);
+            check(sat_shape_bytes(s) <= sat_polygon_bytes(n));
+        }
+    }
+    check_status(st);
+    if (st != SAT_OK) {
+        if (tracing())
+            fprintf(stderr, "shape refused: %s\n", sat_status_message(st));
+        free(s);
+        return NULL;
+    }
+    trace_shape("built", s);
+    return s;
+}
+
+/* One transform from the bytes; a refusal must leave the shape as it was. */
+static void transform(reader *r, sat_shape *s)
+{
+    uint8_t op = byte(r) % 7;
+    double x = number(r), y = op < 2 ? number(r) : 0;
+    sat_shape *before = sat_shape_clone(s);
+    sat_status st = SAT_OK;
+    if (!before)
+        return;
+    check(memcmp(before, s, sat_shape_bytes(s)) == 0);
+    switch (op) {
+    case 0: st = sat_shape_move_to(s, x, y); break;
+    case 1: st = sat_shape_move(s, x, y); break;
+    case 2: st = sat_shape_set_rotation(s, x); break;
+    case 3: st = sat_shape_rotate(s, x); break;
+    case 4: st = sat_shape_scale(s, x); break;
+    case 5:
+        if (s->kind == SAT_CIRCLE)
+            st = sat_circle_set_radius(s, x);
+        break;
+    default: { /* copy into fresh memory and back */
+        sat_shape *c = (sat_shape *)malloc(sat_shape_bytes(s));
+        if (c) {
+            sat_shape_copy(c, s);
+            check(memcmp(c, s, sat_shape_bytes(s)) == 0);
+            sat_shape_copy(s, c);
+            free(c);
+        }
+    }
+    }
+    check_status(st);
+    if (tracing()) {
+        fprintf(stderr, "op %d (%.17g, %.17g): %s\n", op, x, y, sat_status_message(st));
+        trace_shape("now", s);
+    }
+    if (st != SAT_OK)
+        check(memcmp(before, s, sat_shape_bytes(s)) == 0);
+    sat_shape_free(before);
+}
+
+static void queries(reader *r, const sat_shape *s)
+{
+    sat_aabb b = sat_shape_bbox(s);
+    sat_vec p = sat_shape_position(s), q1, q2;
+    sat_hit hit;
+    double area = sat_shape_area(s);
+    int i, c;
+    check(!isnan(b.x1) && !isnan(b.y1) && !isnan(b.x2) && !isnan(b.y2));
+    check(b.x1 <= b.x2 && b.y1 <= b.y2);
+    check(!isnan(p.x) && !isnan(p.y));
+    check(!isnan(area) && area >= 0);
+    check(isfinite(sat_shape_rotation(s)));
+    if (s->kind == SAT_CIRCLE) {
+        check(sat_circle_radius(s) >= 0 && isfinite(sat_circle_radius(s)));
+    } else {
+        for (i = 0; i < s->count; i++) {
+            sat_vec v = sat_polygon_vertex(s, i);
+            check(!isnan(v.x) && !isnan(v.y));
+        }
+    }
+    q1 = vec(r);
+    if (tracing())
+        fprintf(stderr, "bbox %.17g %.17g %.17g %.17g area %.17g query (%.17g, %.17g)\n", b.x1,
+                b.y1, b.x2, b.y2, area, q1.x, q1.y);
+    c = sat_shape_contains(s, q1.x, q1.y);
+    check(c == 0 || c == 1);
+    q2 = vec(r);
+    hit.t = -1;
+    if (sat_shape_raycast(s, q1, q2, &hit)) {
+        if (tracing())
+            fprintf(stderr, "raycast (%.17g, %.17g) -> (%.17g, %.17g): t %.17g normal (%.17g, "
+                    "%.17g)\n", q1.x, q1.y, q2.x, q2.y, hit.t, hit.normal.x, hit.normal.y);
+        check(hit.t >= 0 && hit.t <= 1);
+        check(isfinite(hit.normal.x) && isfinite(hit.normal.y));
+        check(fabs(hypot(hit.normal.x, hit.normal.y) - 1) < 1e-9);
+    }
+    /* Its own position (when a double holds it exactly) is inside, and a segment from it hits
+     * at 0. */
+    if (s->pos_lo.x == 0 && s->pos_lo.y == 0) {
+        check(sat_shape_contains(s, p.x, p.y) == 1);
+        if (isfinite(q2.x) && isfinite(q2.y) && isfinite(q2.x - p.x) && isfinite(q2.y - p.y)) {
+            check(sat_shape_raycast(s, p, q2, &hit) == 1);
+            check(hit.t == 0);
+        }
+    }
+}
+
+static void pair(const sat_shape *a, const sat_shape *b)
+{
+    sat_result r, s, sentinel;
+    int hit, hit2, t, t2;
+    memset(&sentinel, 0xa5, sizeof sentinel);
+    r = sentinel;
+    s = sentinel;
+    hit = sat_collide(a, b, &r);
+    hit2 = sat_collide(b, a, &s);
+    t = sat_test(a, b);
+    t2 = sat_test(b, a);
+    if (tracing())
+        fprintf(stderr, "pair: hit %d/%d test %d/%d overlap %.17g normal (%.17g, %.17g) "
+                "in %d %d\n", hit, hit2, t, t2, r.overlap, r.normal.x, r.normal.y, r.a_in_b,
+                r.b_in_a);
+    check(hit == 0 || hit == 1);
+    check(hit == hit2 && hit == t && t == t2);
+    if (!hit) {
+        check(memcmp(&r, &sentinel, sizeof r) == 0 && memcmp(&s, &sentinel, sizeof s) == 0);
+        return;
+    }
+    check(isfinite(r.overlap) && r.overlap >= 0);
+    check(isfinite(r.normal.x) && isfinite(r.normal.y));
+    check(fabs(hypot(r.normal.x, r.normal.y) - 1) < 1e-9);
+    check(r.mtv.x == -r.normal.x * r.overlap && r.mtv.y == -r.normal.y * r.overlap);
+    check(r.a_in_b == 0 || r.a_in_b == 1);
+    check(r.b_in_a == 0 || r.b_in_a == 1);
+    check(s.overlap == r.overlap && s.normal.x == -r.normal.x && s.normal.y == -r.normal.y);
+    check(s.mtv.x == -r.mtv.x && s.mtv.y == -r.mtv.y);
+    check(s.a_in_b == r.b_in_a && s.b_in_a == r.a_in_b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader r;
+    sat_shape *a, *b, *c;
+    int ops, i;
+    r.p = data;
+    r.n = size;
+    a = make_shape(&r);
+    b = make_shape(&r);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    ops = byte(&r) % 9;
+    for (i = 0; i < ops; i++)
+        transform(&r, (byte(&r) & 1) ? b : a);
+    queries(&r, a);
+    queries(&r, b);
+    check(sat_test(a, a) == 1 && sat_test(b, b) == 1);
+    pair(a, b);
+    c = sat_shape_clone(a); /* an equal shape elsewhere in memory */
+    if (c) {
+        check(sat_test(a, c) == 1);
+        pair(a, c);
+        sat_shape_free(c);
+    }
+    sat_shape_free(a);
+    sat_shape_free(b);
+    return 0;
+}
+
+#ifdef FUZZ_STANDALONE
+/* Without libFuzzer: replay the files named on the command line. */
+int main(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++) {
+        static uint8_t buf[1 << 16];
+        size_t n;
+        FILE *f = fopen(argv[i], "rb");
+        if (!f) {
+            perror(argv[i]);
+            return 2;
+        }
+        n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        LLVMFuzzerTestOneInput(buf, n);
+        printf("%s: ok\n", argv[i]);
+    }
+    return 0;
+}
+#endif
