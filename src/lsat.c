@@ -24,7 +24,15 @@ LUALIB_API int luaopen_sat_core(lua_State *L);
 #define UV_VECMT lua_upvalueindex(7)
 #define UV_POLYMT lua_upvalueindex(8)
 #define UV_CIRCMT lua_upvalueindex(9)
-#define UV_COUNT 9
+#define UV_KEYS 10 /* then the response's field names, in response_keys order */
+#define UV_COUNT (UV_KEYS + RK_COUNT - 1)
+
+/* A response's field names, kept as upvalues: a reused response is filled without hashing
+ * a single string. */
+enum { RK_A, RK_B, RK_OVERLAP, RK_NORMAL, RK_MTV, RK_AINB, RK_BINA, RK_COUNT };
+static const char *const response_keys[RK_COUNT] = {"a", "b", "overlap", "normal", "mtv",
+                                                    "aInB", "bInA"};
+#define UV_KEY(k) lua_upvalueindex(UV_KEYS + (k))
 
 #define MT_VEC "sat.vec"
 #define MT_POLYGON "sat.polygon"
@@ -913,11 +921,11 @@ static int shape_collides_with(lua_State *L)
     return 3;
 }
 
-/* Sets response[name] to a vec holding v, writing into the vec already there if any. */
-static void set_vec_field(lua_State *L, int resp, const char *name, sat_vec v)
+/* Sets response[key] to a vec holding v, writing into the vec already there if any. */
+static void set_vec_field(lua_State *L, int resp, int key, sat_vec v)
 {
     sat_vec *p;
-    lua_pushstring(L, name);
+    lua_pushvalue(L, UV_KEY(key));
     lua_rawget(L, resp);
     p = tovec(L, -1);
     lua_pop(L, 1);
@@ -925,14 +933,15 @@ static void set_vec_field(lua_State *L, int resp, const char *name, sat_vec v)
         *p = v;
         return;
     }
-    lua_pushstring(L, name);
+    lua_pushvalue(L, UV_KEY(key));
     push_vec(L, v.x, v.y);
     lua_rawset(L, resp);
 }
 
-static void set_field(lua_State *L, int resp, const char *name)
+/* response[key] = the value on top (popped). */
+static void set_field(lua_State *L, int resp, int key)
 {
-    lua_pushstring(L, name);
+    lua_pushvalue(L, UV_KEY(key));
     lua_insert(L, -2);
     lua_rawset(L, resp);
 }
@@ -962,17 +971,17 @@ static int l_collide(lua_State *L)
         lua_setmetatable(L, 3);
     }
     lua_pushvalue(L, 1);
-    set_field(L, 3, "a");
+    set_field(L, 3, RK_A);
     lua_pushvalue(L, 2);
-    set_field(L, 3, "b");
+    set_field(L, 3, RK_B);
     lua_pushnumber(L, r.overlap);
-    set_field(L, 3, "overlap");
-    set_vec_field(L, 3, "normal", r.normal);
-    set_vec_field(L, 3, "mtv", r.mtv);
+    set_field(L, 3, RK_OVERLAP);
+    set_vec_field(L, 3, RK_NORMAL, r.normal);
+    set_vec_field(L, 3, RK_MTV, r.mtv);
     lua_pushboolean(L, r.a_in_b);
-    set_field(L, 3, "aInB");
+    set_field(L, 3, RK_AINB);
     lua_pushboolean(L, r.b_in_a);
-    set_field(L, 3, "bInA");
+    set_field(L, 3, RK_BINA);
     return 1;
 }
 
@@ -1099,7 +1108,8 @@ static void push_metatable(lua_State *L, const char *name)
 
 int luaopen_sat_core(lua_State *L)
 {
-    int base;
+    int base, i;
+    luaL_checkstack(L, 2 * UV_COUNT + 4, "cannot open sat.core");
     lua_newtable(L); /* the module */
 
     /* The upvalues, in UV_* order. One state per lua_State, kept across reloads so that ids
@@ -1129,6 +1139,8 @@ int luaopen_sat_core(lua_State *L)
     push_metatable(L, MT_VEC);
     push_metatable(L, MT_POLYGON);
     push_metatable(L, MT_CIRCLE);
+    for (i = 0; i < RK_COUNT; i++)
+        lua_pushstring(L, response_keys[i]);
 
     set_funcs(L, base + 1, base, shape_methods);
     set_funcs(L, base + 1, base, polygon_methods);
