@@ -464,8 +464,9 @@ static int h_response(lua_State *L)
     return 1;
 }
 
-/* hash:sweep(shape, dx, dy, out, sync) -> n: what the shape meets moving by (dx, dy), 8
- * entries each in out: other, t, nx, ny, overlap, overlapping, aInB, bInA (sorted by t,
+/* hash:sweep(shape, dx, dy, out, sync) -> n: what the shape meets moving by (dx, dy), 10
+ * entries each in out: other, t, mx, my (the move to the first touch), nx, ny, overlap,
+ * overlapping, aInB, bInA (sorted by t,
  * distance, insertion; category and mask filtered). With sync false the hash is taken as
  * it is (the caller knows only the moving shape changed since the last sync). */
 static int h_sweep(lua_State *L)
@@ -492,6 +493,10 @@ static int h_sweep(lua_State *L)
         lua_rawgeti(L, 7, (int)hits[k].handle + 1);
         lua_rawseti(L, 5, ++i);
         lua_pushnumber(L, hits[k].t);
+        lua_rawseti(L, 5, ++i);
+        lua_pushnumber(L, hits[k].move.x);
+        lua_rawseti(L, 5, ++i);
+        lua_pushnumber(L, hits[k].move.y);
         lua_rawseti(L, 5, ++i);
         lua_pushnumber(L, r->normal.x);
         lua_rawseti(L, 5, ++i);

@@ -74,6 +74,7 @@ typedef struct sat_hash_sweep_hit {
     uint64_t seq;
     int overlapping;
     double t;
+    sat_vec move; /* t * v, computed so that exact cases stay exact (0 when overlapping) */
     double dist2; /* squared distance between the positions, to order equal t */
     sat_result result;
 } sat_hash_sweep_hit;

@@ -625,24 +625,23 @@ function World:move(shape, dx, dy, filter)
     sync = false -- only this shape changes from here on
     local blocked = false
     for k = 0, n - 1 do
-      local o = k * 8
+      local o = k * 10
       local other = buf[o + 1]
       local kind = moveType(self, shape, other, filter, memo)
       if kind then
-        local t, nx, ny, overlap, overlapping = buf[o + 2], buf[o + 3], buf[o + 4], buf[o + 5],
-          buf[o + 6]
+        local mx, my, nx, ny, overlap, overlapping =
+          buf[o + 3], buf[o + 4], buf[o + 5], buf[o + 6], buf[o + 7], buf[o + 8]
         if kind == "cross" then
           local x, y = shape:position()
-          record(self, cols, met, shape, other, kind, x + vx * t, y + vy * t, overlap, nx, ny,
-            buf[o + 7], buf[o + 8])
+          record(self, cols, met, shape, other, kind, x + mx, y + my, overlap, nx, ny,
+            buf[o + 9], buf[o + 10])
         else
           local x, y = shape:position()
           if overlapping then
-            record(self, cols, met, shape, other, kind, x, y, overlap, nx, ny, buf[o + 7],
-              buf[o + 8])
+            record(self, cols, met, shape, other, kind, x, y, overlap, nx, ny, buf[o + 9],
+              buf[o + 10])
             shape:move(-nx * overlap, -ny * overlap)
           else
-            local mx, my = vx * t, vy * t
             if mx ~= 0 or my ~= 0 then
               shape:move(mx, my)
               npinned = 0
