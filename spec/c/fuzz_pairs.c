@@ -71,8 +71,9 @@ static double number(reader *r)
     }
     {
         /* Small dyadic values (multiples of 1/16 in [-2048, 2048)): exact touching cases. */
-        int16_t v = (int16_t)(uint16_t)(((unsigned)byte(r) << 8) | byte(r));
-        return v / 16.0;
+        int hi = byte(r); /* (two statements: the order of the reads is fixed) */
+        int lo = byte(r);
+        return (hi * 256 + lo - 32768) / 16.0;
     }
 }
 

@@ -52,6 +52,15 @@ static double uniform(rng *r, double lo, double hi)
     return lo + (hi - lo) * ((double)(next_u64(r) >> 11) * (1.0 / 9007199254740992.0));
 }
 
+/* A point in [-hx, hx] x [-hy, hy]; x drawn first (argument order is unspecified in C, and
+ * the same seed must give the same pairs with every compiler). */
+static sat_vec random_point(rng *r, double hx, double hy)
+{
+    double x = uniform(r, -hx, hx);
+    double y = uniform(r, -hy, hy);
+    return orc_v(x, y);
+}
+
 static int below(rng *r, int n)
 {
     return (int)(next_u64(r) % (uint64_t)n);
@@ -102,7 +111,7 @@ static void random_hull(rng *r, body *bd)
         sat_vec pts[MAX_HULL];
         int m = 3 + below(r, MAX_HULL - 2), i, h, ok = 1;
         for (i = 0; i < m; i++)
-            pts[i] = orc_v(uniform(r, -rx, rx), uniform(r, -ry, ry));
+            pts[i] = random_point(r, rx, ry);
         h = orc_hull(pts, m, bd->hull);
         if (h < 3 || orc_area2(bd->hull, h) < 0.05 * rx * ry)
             continue;
@@ -119,7 +128,7 @@ static void random_hull(rng *r, body *bd)
 /* Builds bd->s as a random body of the given kind (position still arbitrary). */
 static int make_body(rng *r, body *bd, sat_kind kind)
 {
-    sat_vec p0 = orc_v(uniform(r, -50, 50), uniform(r, -50, 50));
+    sat_vec p0 = random_point(r, 50, 50);
     sat_status st;
     int i;
     bd->kind = kind;
@@ -465,7 +474,7 @@ static void fixture_close(fixture *fx)
  * circle than circles do). */
 static int random_pair(rng *r, fixture *fx, sat_kind ka, sat_kind kb)
 {
-    sat_vec pa = orc_v(uniform(r, -100, 100), uniform(r, -100, 100));
+    sat_vec pa = random_point(r, 100, 100);
     double phi, dist, reach;
     if (!make_body(r, &fx->a, ka) || !make_body(r, &fx->b, kb))
         return 0;
