@@ -36,6 +36,12 @@ for lua in lua5.4 luajit lua5.1 lua5.3; do
   rc=$?
   pass=$(grep -c '^ok ' "$log")
   fail=$(grep -c '^not ok ' "$log")
+  # the TAP plan says how many ran: a result line lost in the log is a failure too
+  plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+  if [ -n "$plan" ] && [ $((pass + fail)) -lt "$plan" ]; then
+    echo "$log: $((plan - pass - fail)) of $plan results missing"
+    fail=$((plan - pass))
+  fi
   # anything busted could not even report (a crash, a missing module) is one failure
   if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
     fail=1

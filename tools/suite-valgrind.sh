@@ -39,6 +39,12 @@ for spec in $specs; do
   rc=$?
   pass=$(grep -c '^ok ' "$log")
   fail=$(grep -c '^not ok ' "$log")
+  # the TAP plan says how many ran: a result line lost in the log is a failure too
+  plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+  if [ -n "$plan" ] && [ $((pass + fail)) -lt "$plan" ]; then
+    echo "$log: $((plan - pass - fail)) of $plan results missing"
+    fail=$((plan - pass))
+  fi
   awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
   if [ -s "$vlog" ] || [ "$rc" -eq 99 ]; then
     echo "$spec: valgrind reported errors:"
@@ -69,6 +75,12 @@ if [ -f "$asan" ] && [ -f "$ubsan" ]; then
     rc=$?
     pass=$(grep -c '^ok ' "$log")
     fail=$(grep -c '^not ok ' "$log")
+  # the TAP plan says how many ran: a result line lost in the log is a failure too
+  plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+  if [ -n "$plan" ] && [ $((pass + fail)) -lt "$plan" ]; then
+    echo "$log: $((plan - pass - fail)) of $plan results missing"
+    fail=$((plan - pass))
+  fi
     awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
     if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
       grep -A20 -E 'ERROR: AddressSanitizer|runtime error' "$log" | head -n 40
