@@ -133,6 +133,8 @@ for _, vm in ipairs(vms) do
   figure("sat.test" .. ratio("test"), p .. "test", within, "<= 1.5x floor")
   figure("a:collidesWith(b)" .. ratio("collidesWith"), p .. "collidesWith", within,
     "<= 1.5x floor")
+  figure("  the same, method fetched once" .. ratio("collidesWith_cached"),
+    p .. "collidesWith_cached")
   figure("sat.collide, reused response" .. ratio("collide_reuse"), p .. "collide_reuse")
   figure("sat.collide, new response" .. ratio("collide_new"), p .. "collide_new")
   figure("sat.test, poly8 pairs", p .. "test_poly8")
