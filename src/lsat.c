@@ -132,6 +132,17 @@ static double check_finite(lua_State *L, int arg)
     return v;
 }
 
+/* A coordinate, size or radius going into the core: finite, and within its range. */
+static double check_coord(lua_State *L, int arg)
+{
+    double v = check_finite(L, arg);
+#ifdef SAT_MAX_COORD
+    if (fabs(v) > SAT_MAX_COORD)
+        luaL_argerror(L, arg, sat_status_message(SAT_ERR_RANGE));
+#endif
+    return v;
+}
+
 static double opt_finite(lua_State *L, int arg, double def)
 {
     return lua_isnoneornil(L, arg) ? def : check_finite(L, arg);
@@ -473,10 +484,11 @@ static int vec_dist(lua_State *L)
 
 static int l_circle(lua_State *L)
 {
-    double x = check_finite(L, 1), y = check_finite(L, 2), r = check_finite(L, 3);
+    double x = check_coord(L, 1), y = check_coord(L, 2), r = check_finite(L, 3);
     sat_shape *s;
     if (r < 0.0)
         return luaL_argerror(L, 3, "radius must be >= 0");
+    check_coord(L, 3);
     s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
     check_status(L, sat_circle_init(s, x, y, r), 3);
     finish_shape(L, s);
@@ -485,7 +497,7 @@ static int l_circle(lua_State *L)
 
 static int l_point(lua_State *L)
 {
-    double x = check_finite(L, 1), y = check_finite(L, 2);
+    double x = check_coord(L, 1), y = check_coord(L, 2);
     sat_shape *s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
     check_status(L, sat_circle_init(s, x, y, 0.0), 1);
     finish_shape(L, s);
@@ -524,6 +536,11 @@ static double table_number(lua_State *L, int i)
     if (!isfinite(v))
         luaL_argerror(L, 1, lua_pushfstring(L, "finite number expected at index %d, got %s",
                                             i, nonfinite_name(v)));
+#ifdef SAT_MAX_COORD
+    if (fabs(v) > SAT_MAX_COORD)
+        luaL_argerror(L, 1, lua_pushfstring(L, "%s at index %d",
+                                            sat_status_message(SAT_ERR_RANGE), i));
+#endif
     lua_pop(L, 1);
     return v;
 }
@@ -572,7 +589,7 @@ static int l_polygon(lua_State *L)
     if (top == 0 || !lua_isnumber(L, 1))
         return type_error(L, 1, "number or table");
     for (i = 1; i <= top; i++)
-        check_finite(L, i);
+        check_coord(L, i);
     if (top % 2 != 0)
         check_finite(L, top + 1); /* "number expected, got no value" */
     n = top / 2;
@@ -586,13 +603,15 @@ static int l_polygon(lua_State *L)
 
 static int l_box(lua_State *L)
 {
-    double x = check_finite(L, 1), y = check_finite(L, 2);
+    double x = check_coord(L, 1), y = check_coord(L, 2);
     double w = check_finite(L, 3), h = check_finite(L, 4);
     sat_vec pts[4];
     if (!(w > 0.0))
         return luaL_argerror(L, 3, "width must be > 0");
     if (!(h > 0.0))
         return luaL_argerror(L, 4, "height must be > 0");
+    check_coord(L, 3);
+    check_coord(L, 4);
     pts[0].x = x;
     pts[0].y = y;
     pts[1].x = x + w;
@@ -721,7 +740,7 @@ static int shape_tostring(lua_State *L)
 static int shape_move_to(lua_State *L)
 {
     sat_shape *s = check_shape(L, 1);
-    double x = check_finite(L, 2), y = check_finite(L, 3);
+    double x = check_coord(L, 2), y = check_coord(L, 3);
     check_status(L, sat_shape_move_to(s, x, y), 2);
     lua_settop(L, 1);
     return 1;
@@ -891,6 +910,7 @@ static int shape_set_radius(lua_State *L)
     double r = check_finite(L, 2);
     if (r < 0.0)
         return luaL_argerror(L, 2, sat_status_message(SAT_ERR_NEGATIVE_RADIUS));
+    check_coord(L, 2);
     check_status(L, sat_circle_set_radius(s, r), 2);
     lua_settop(L, 1);
     return 1;
