@@ -231,6 +231,44 @@ describe("sat.world", function()
     assert.are.equal(1, #world:queryPoint(150 + 1, 1))
   end)
 
+  it("makes no garbage per step while the pairs do not change", function()
+    local jit = rawget(_G, "jit")
+    if jit then jit.off() end -- compiled traces are collectable objects too: not ours
+    local world = sat.world(32)
+    local shapes = {}
+    for i = 1, 300 do
+      shapes[i] = world:add(sat.box((i % 20) * 40, math.floor(i / 20) * 40, 10, 10))
+    end
+    -- two pairs that stay in contact, with world and shape handlers
+    local stays = 0
+    for k = 0, 1 do
+      local a = world:add(sat.circle(5000 + 100 * k, 0, 10))
+      local b = world:add(sat.circle(5015 + 100 * k, 0, 10))
+      function a:onStay() stays = stays + 1 end
+      function b:onStay() stays = stays + 1 end
+    end
+    world:on("stay", function() stays = stays + 1 end)
+    local function frames(n)
+      for f = 1, n do
+        local d = f % 2 == 0 and 1 or -1
+        for i = 1, #shapes do shapes[i]:move(d, d) end -- every shape changes every frame
+        world:step()
+      end
+    end
+    frames(50) -- buffers reach their size
+    collectgarbage()
+    collectgarbage()
+    collectgarbage("stop")
+    frames(50) -- (a first round after a collection allocates a little, once)
+    local before = collectgarbage("count")
+    frames(300)
+    local grown = collectgarbage("count") - before
+    collectgarbage("restart")
+    if jit then jit.on() end
+    assert.are.equal(0, grown)
+    assert.are.equal(399 * 2 * 3, stays) -- the first step enters
+  end)
+
   it("is collected with its shapes, even when shapes refer to the world", function()
     local weak = setmetatable({}, { __mode = "v" })
     do

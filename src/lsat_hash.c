@@ -27,6 +27,18 @@
 #define MT_VEC_NAME "sat.vec"
 #define MT_RESPONSE_NAME "sat.response"
 
+/* Every function here shares these upvalues: the metatables, then interned keys (no string
+ * is hashed in the hot calls). */
+#define UV_HASHMT lua_upvalueindex(1)
+#define UV_VECMT lua_upvalueindex(2)
+#define UV_RESPMT lua_upvalueindex(3)
+#define UV_KEY(k) lua_upvalueindex(4 + (k))
+enum { K_OVERLAP, K_NORMAL, K_MTV, K_AINB, K_BINA, K_A, K_B, K_SHAPE, K_T, K_X, K_Y, K_NX,
+       K_NY, K_COUNT };
+static const char *const key_names[K_COUNT] = {"overlap", "normal", "mtv", "aInB", "bInA",
+                                               "a", "b", "shape", "t", "x", "y", "nx", "ny"};
+#define UV_COUNT (3 + K_COUNT)
+
 typedef struct lhash {
     sat_hash *h;
     sat_hash_pair *pairs; /* the last step's pairs, kept apart from query buffers */
@@ -35,7 +47,14 @@ typedef struct lhash {
 
 static lhash *check_hash(lua_State *L)
 {
-    lhash *lh = (lhash *)luaL_checkudata(L, 1, MT_HASH);
+    lhash *lh = (lhash *)lua_touserdata(L, 1);
+    int same = 0;
+    if (lh != NULL && lua_getmetatable(L, 1)) {
+        same = lua_rawequal(L, -1, UV_HASHMT);
+        lua_pop(L, 1);
+    }
+    if (!same)
+        luaL_argerror(L, 1, "hash expected");
     if (lh->h == NULL)
         luaL_error(L, "attempt to use a freed hash");
     return lh;
@@ -100,35 +119,44 @@ static void push_vec(lua_State *L, sat_vec v)
 {
     sat_vec *p = (sat_vec *)sat_newuserdata(L, sizeof *p);
     *p = v;
-    luaL_getmetatable(L, MT_VEC_NAME);
+    lua_pushvalue(L, UV_VECMT);
     lua_setmetatable(L, -2);
 }
 
-/* response[name] = v, writing into the vec already there when there is one. */
-static void set_vec(lua_State *L, int resp, const char *name, sat_vec v)
+/* response[key] = v, writing into the vec already there when there is one. */
+static void set_vec(lua_State *L, int resp, int key, sat_vec v)
 {
     sat_vec *p;
-    lua_getfield(L, resp, name);
-    p = (sat_vec *)luaL_testudata(L, -1, MT_VEC_NAME);
+    int same = 0;
+    lua_pushvalue(L, UV_KEY(key));
+    lua_rawget(L, resp);
+    p = (sat_vec *)lua_touserdata(L, -1);
+    if (p != NULL && lua_getmetatable(L, -1)) {
+        same = lua_rawequal(L, -1, UV_VECMT);
+        lua_pop(L, 1);
+    }
     lua_pop(L, 1);
-    if (p != NULL) {
+    if (same) {
         *p = v;
         return;
     }
+    lua_pushvalue(L, UV_KEY(key));
     push_vec(L, v);
-    lua_setfield(L, resp, name);
+    lua_rawset(L, resp);
 }
 
-static void set_number(lua_State *L, int resp, const char *name, double v)
+static void set_number(lua_State *L, int resp, int key, double v)
 {
+    lua_pushvalue(L, UV_KEY(key));
     lua_pushnumber(L, v);
-    lua_setfield(L, resp, name);
+    lua_rawset(L, resp);
 }
 
-static void set_bool(lua_State *L, int resp, const char *name, int v)
+static void set_bool(lua_State *L, int resp, int key, int v)
 {
+    lua_pushvalue(L, UV_KEY(key));
     lua_pushboolean(L, v);
-    lua_setfield(L, resp, name);
+    lua_rawset(L, resp);
 }
 
 /* Fills the response table at resp from r (seen from a; flip: seen from b). */
@@ -139,11 +167,11 @@ static void fill_response(lua_State *L, int resp, const sat_result *r, int flip)
         n.x = -n.x + 0.0, n.y = -n.y + 0.0;
         m.x = -m.x + 0.0, m.y = -m.y + 0.0;
     }
-    set_number(L, resp, "overlap", r->overlap);
-    set_vec(L, resp, "normal", n);
-    set_vec(L, resp, "mtv", m);
-    set_bool(L, resp, "aInB", flip ? r->b_in_a : r->a_in_b);
-    set_bool(L, resp, "bInA", flip ? r->a_in_b : r->b_in_a);
+    set_number(L, resp, K_OVERLAP, r->overlap);
+    set_vec(L, resp, K_NORMAL, n);
+    set_vec(L, resp, K_MTV, m);
+    set_bool(L, resp, K_AINB, flip ? r->b_in_a : r->a_in_b);
+    set_bool(L, resp, K_BINA, flip ? r->a_in_b : r->b_in_a);
 }
 
 /* Gives the table at idx the response metatable when it has none. */
@@ -153,11 +181,10 @@ static void set_response_mt(lua_State *L, int idx)
         lua_pop(L, 1);
         return;
     }
-    luaL_getmetatable(L, MT_RESPONSE_NAME);
-    if (lua_istable(L, -1))
+    if (lua_istable(L, UV_RESPMT)) {
+        lua_pushvalue(L, UV_RESPMT);
         lua_setmetatable(L, idx);
-    else
-        lua_pop(L, 1);
+    }
 }
 
 /* A new response table {a, b, overlap, normal, mtv, aInB, bInA} with the response
@@ -170,10 +197,12 @@ static void push_response(lua_State *L, int ia, int ib, const sat_result *r)
     lua_createtable(L, 0, 7);
     resp = lua_gettop(L);
     set_response_mt(L, resp);
+    lua_pushvalue(L, UV_KEY(K_A));
     lua_pushvalue(L, ia);
-    lua_setfield(L, resp, "a");
+    lua_rawset(L, resp);
+    lua_pushvalue(L, UV_KEY(K_B));
     lua_pushvalue(L, ib);
-    lua_setfield(L, resp, "b");
+    lua_rawset(L, resp);
     fill_response(L, resp, r, 0);
 }
 
@@ -316,13 +345,14 @@ static int h_query_segment(lua_State *L)
         int hit;
         lua_createtable(L, 0, 6);
         hit = lua_gettop(L);
-        lua_rawgeti(L, -2, (int)hits[k].handle + 1);
-        lua_setfield(L, hit, "shape");
-        set_number(L, hit, "t", t);
-        set_number(L, hit, "x", t >= 1.0 ? p2.x : p1.x + (p2.x - p1.x) * t);
-        set_number(L, hit, "y", t >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * t);
-        set_number(L, hit, "nx", hits[k].hit.normal.x);
-        set_number(L, hit, "ny", hits[k].hit.normal.y);
+        lua_pushvalue(L, UV_KEY(K_SHAPE));
+        lua_rawgeti(L, -3, (int)hits[k].handle + 1);
+        lua_rawset(L, hit);
+        set_number(L, hit, K_T, t);
+        set_number(L, hit, K_X, t >= 1.0 ? p2.x : p1.x + (p2.x - p1.x) * t);
+        set_number(L, hit, K_Y, t >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * t);
+        set_number(L, hit, K_NX, hits[k].hit.normal.x);
+        set_number(L, hit, K_NY, hits[k].hit.normal.y);
         lua_rawseti(L, -3, k + 1);
     }
     lua_pop(L, 1);
@@ -430,6 +460,24 @@ static int h_step(lua_State *L)
     }
     lua_pushinteger(L, (lua_Integer)n);
     return 1;
+}
+
+/* hash:event(response, k, a, b, field) -> a[field], b[field]: fills the response from pair k
+ * of the last step (seen from its a) and looks up the two shapes' handlers, in one call. */
+static int h_event(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    lua_Number k = luaL_checknumber(L, 3);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_argcheck(L, k >= 1 && k <= (lua_Number)lh->npairs, 3, "no such pair in the last step");
+    lua_settop(L, 6);
+    set_response_mt(L, 2);
+    fill_response(L, 2, &lh->pairs[(size_t)k - 1].result, 0);
+    lua_pushvalue(L, 6);
+    lua_gettable(L, 4);
+    lua_pushvalue(L, 6);
+    lua_gettable(L, 5);
+    return 2;
 }
 
 static int h_fill(lua_State *L)
@@ -575,7 +623,7 @@ static int h_cells(lua_State *L)
 
 static int h_gc(lua_State *L)
 {
-    lhash *lh = (lhash *)luaL_checkudata(L, 1, MT_HASH);
+    lhash *lh = (lhash *)luaL_checkudata(L, 1, MT_HASH); /* __gc: no upvalues */
     sat_hash_free(lh->h);
     free(lh->pairs);
     lh->h = NULL;
@@ -601,7 +649,7 @@ static int l_new_hash(lua_State *L)
     luaL_argcheck(L, cell > 0.0, 1, "cell size must be > 0");
     lh = (lhash *)sat_newuserdata_uv(L, sizeof *lh);
     memset(lh, 0, sizeof *lh);
-    luaL_getmetatable(L, MT_HASH);
+    lua_pushvalue(L, UV_HASHMT);
     lua_setmetatable(L, -2);
     lua_createtable(L, 2, 0);
     lua_newtable(L);
@@ -631,25 +679,41 @@ static const luaL_Reg hash_methods[] = {
     {"collisions", h_collisions},
     {"step", h_step},
     {"fill", h_fill},
+    {"event", h_event},
     {"response", h_response},
     {"sweep", h_sweep},
     {"cells", h_cells},
     {NULL, NULL}};
 
+/* Pushes the upvalues, in UV_* order. */
+static void push_upvalues(lua_State *L)
+{
+    int k;
+    luaL_getmetatable(L, MT_HASH);
+    luaL_getmetatable(L, MT_VEC_NAME);
+    luaL_getmetatable(L, MT_RESPONSE_NAME);
+    for (k = 0; k < K_COUNT; k++)
+        lua_pushstring(L, key_names[k]);
+}
+
 void lsat_open_hash(lua_State *L)
 {
+    int module = lua_gettop(L);
     if (luaL_newmetatable(L, MT_HASH)) {
         lua_pushstring(L, MT_HASH);
         lua_setfield(L, -2, "__name");
         lua_newtable(L);
-        luaL_setfuncs(L, hash_methods, 0);
+        push_upvalues(L);
+        luaL_setfuncs(L, hash_methods, UV_COUNT);
         lua_setfield(L, -2, "__index");
         lua_pushcfunction(L, h_gc);
         lua_setfield(L, -2, "__gc");
-        lua_pushcfunction(L, h_tostring);
+        push_upvalues(L);
+        lua_pushcclosure(L, h_tostring, UV_COUNT);
         lua_setfield(L, -2, "__tostring");
     }
     lua_pop(L, 1);
-    lua_pushcfunction(L, l_new_hash);
-    lua_setfield(L, -2, "newHash");
+    push_upvalues(L);
+    lua_pushcclosure(L, l_new_hash, UV_COUNT);
+    lua_setfield(L, module, "newHash");
 }

@@ -24,6 +24,7 @@ typedef struct hentry {
 } hentry;
 
 typedef struct hnode {
+    int64_t cx, cy; /* the cell: a bucket mixes cells */
     uint32_t entry, next;
 } hnode;
 
@@ -89,14 +90,16 @@ static int reserve(void **p, size_t *cap, size_t need, size_t elem)
 #define RESERVE(h, field, capfield, need) \
     reserve((void **)&(h)->field, &(h)->capfield, (need), sizeof(*(h)->field))
 
+/* floor(v * inv), clamped; without a libm call (this runs four times per moved shape). */
 static int64_t cell_of(double v, double inv)
 {
-    double c = floor(v * inv);
+    double c = v * inv;
     if (!(c > -CELL_LIMIT))
-        c = -CELL_LIMIT; /* also catches -inf */
+        return -(int64_t)CELL_LIMIT; /* also -inf */
     if (!(c < CELL_LIMIT))
-        c = CELL_LIMIT;
-    return (int64_t)c;
+        return (int64_t)CELL_LIMIT;
+    int64_t t = (int64_t)c; /* truncates toward zero */
+    return (double)t > c ? t - 1 : t;
 }
 
 static size_t bucket_of(const sat_hash *h, int64_t x, int64_t y)
@@ -165,6 +168,8 @@ static void cell_add(sat_hash *h, int64_t cx, int64_t cy, uint32_t entry)
         id = (uint32_t)h->nodeused++;
     }
     size_t b = bucket_of(h, cx, cy);
+    h->nodes[id].cx = cx;
+    h->nodes[id].cy = cy;
     h->nodes[id].entry = entry;
     h->nodes[id].next = h->heads[b];
     h->heads[b] = id;
@@ -176,7 +181,8 @@ static void cell_remove(sat_hash *h, int64_t cx, int64_t cy, uint32_t entry)
     uint32_t *link = &h->heads[bucket_of(h, cx, cy)];
     while (*link != SAT_HASH_NONE) {
         uint32_t id = *link;
-        if (h->nodes[id].entry == entry) {
+        const hnode *nd = &h->nodes[id];
+        if (nd->entry == entry && nd->cx == cx && nd->cy == cy) {
             *link = h->nodes[id].next;
             h->nodes[id].next = h->nodefree;
             h->nodefree = id;
@@ -456,6 +462,13 @@ int sat_hash_sync(sat_hash *h)
         if (e->gen == e->shape->gen)
             continue;
         placement p = place(h, e->shape);
+        if (!p.big && !e->big && p.cx0 == e->cx0 && p.cy0 == e->cy0 && p.cx1 == e->cx1 &&
+            p.cy1 == e->cy1) {
+            /* moved inside its cells: no hash work */
+            e->box = p.box;
+            e->gen = e->shape->gen;
+            continue;
+        }
         if (reserve_move(h, i, &p))
             return -1;
         entry_move(h, i, &p);
@@ -787,42 +800,40 @@ static int consider(sat_hash *h, size_t *n, uint32_t i, uint32_t j)
     return pair_push(h, n, i, j, &r);
 }
 
+/* Every pair of entries sharing a cell, found bucket by bucket: within a bucket, two nodes
+ * of the same cell are a candidate, reported only in the first cell the two ranges share
+ * (the corner of their intersection), so each pair is tested once without stamps. Big
+ * entries, kept out of the cells, meet everything by box. */
 int sat_hash_step(sat_hash *h, const sat_hash_pair **out)
 {
     size_t n = 0;
-    for (size_t k = 0; k < h->norder; k++) {
-        uint32_t i = h->order[k];
-        if (i == SAT_HASH_NONE)
+    for (size_t bk = 0; bk < h->nbuckets; bk++) {
+        uint32_t head = h->heads[bk];
+        if (head == SAT_HASH_NONE || h->nodes[head].next == SAT_HASH_NONE)
             continue;
-        hentry *e = &h->e[i];
-        uint32_t stamp = next_stamp(h);
-        e->stamp = stamp;
-        if (e->big) {
-            /* big-big pairs here; big-small ones from the small side */
-            for (size_t q = 0; q < h->nbig; q++) {
-                uint32_t j = h->bigs[q];
-                if (h->e[j].seq > e->seq && consider(h, &n, i, j))
+        for (uint32_t p = head; p != SAT_HASH_NONE; p = h->nodes[p].next) {
+            const hnode *np = &h->nodes[p];
+            for (uint32_t q = np->next; q != SAT_HASH_NONE; q = h->nodes[q].next) {
+                const hnode *nq = &h->nodes[q];
+                if (nq->cx != np->cx || nq->cy != np->cy)
+                    continue;
+                const hentry *a = &h->e[np->entry], *b = &h->e[nq->entry];
+                int64_t fx = a->cx0 > b->cx0 ? a->cx0 : b->cx0;
+                int64_t fy = a->cy0 > b->cy0 ? a->cy0 : b->cy0;
+                if (fx == np->cx && fy == np->cy && consider(h, &n, np->entry, nq->entry))
                     return -1;
             }
-            continue;
         }
-        for (int64_t cy = e->cy0; cy <= e->cy1; cy++) {
-            for (int64_t cx = e->cx0; cx <= e->cx1; cx++) {
-                for (uint32_t id = h->heads[bucket_of(h, cx, cy)]; id != SAT_HASH_NONE;
-                     id = h->nodes[id].next) {
-                    uint32_t j = h->nodes[id].entry;
-                    hentry *f = &h->e[j];
-                    if (f->stamp == stamp)
-                        continue;
-                    f->stamp = stamp;
-                    if (f->seq > e->seq && consider(h, &n, i, j))
-                        return -1;
-                }
-            }
-        }
-        for (size_t q = 0; q < h->nbig; q++)
-            if (consider(h, &n, i, h->bigs[q]))
+    }
+    for (size_t q = 0; q < h->nbig; q++) {
+        uint32_t i = h->bigs[q];
+        for (size_t k = 0; k < h->norder; k++) {
+            uint32_t j = h->order[k];
+            if (j == SAT_HASH_NONE || j == i || (h->e[j].big && h->e[j].seq < h->e[i].seq))
+                continue;
+            if (consider(h, &n, i, j))
                 return -1;
+        }
     }
     int sorted = 1;
     for (size_t k = 1; k < n && sorted; k++)

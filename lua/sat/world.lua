@@ -156,24 +156,24 @@ local function callExit(self, rec)
 end
 
 -- enter or stay: world handler, then a's, then b's, as long as the pair lasts (a handler
--- may remove one of the two, which ends the pair with its exit).
+-- may remove one of the two, which ends the pair with its exit). One C call fills the
+-- response and looks up both shapes' handlers (as the event begins).
 local function callPair(self, rec, k, event, field)
-  local a, b = rec.a, rec.b
+  local a, b, rA = rec.a, rec.b, rec.rA
+  local fa, fb = self.hash:event(rA, k, a, b, field)
   local h = self.handlers[event]
   if h then
-    h(a, b, rec.rA)
-  end
-  if not rec.alive then
-    return
-  end
-  local fa = a[field]
-  if fa then
-    fa(a, b, rec.rA)
+    h(a, b, rA)
     if not rec.alive then
       return
     end
   end
-  local fb = b[field]
+  if fa then
+    fa(a, b, rA)
+    if not rec.alive then
+      return
+    end
+  end
   if fb then
     fb(b, a, responseB(self, rec, k))
   end
@@ -203,9 +203,7 @@ local function fire(self)
     if token[a] == tas[i] and token[b] == tbs[i] then
       local k = ks[i]
       if kinds[i] == ENTER then
-        local rA = { a = a, b = b }
-        self.hash:fill(rA, k, false)
-        local rec = { a = a, b = b, ta = tas[i], tb = tbs[i], rA = rA, rB = false,
+        local rec = { a = a, b = b, ta = tas[i], tb = tbs[i], rA = { a = a, b = b }, rB = false,
                       alive = true, seen = frame }
         recs[i] = rec
         link(contacts, a, b, rec)
@@ -213,7 +211,6 @@ local function fire(self)
       else
         local rec = recs[i]
         if rec.alive then
-          self.hash:fill(rec.rA, k, false)
           callPair(self, rec, k, "stay", "onStay")
         end
       end
