@@ -187,7 +187,6 @@ local function fire(self)
   local exits = self.exits
   for i = 1, self.nexits do
     local rec = exits[i]
-    self.doneExits = i
     if rec.alive then
       unlink(contacts, rec)
       callExit(self, rec)
@@ -197,22 +196,20 @@ local function fire(self)
     self.evKind, self.evRec, self.evK, self.evA, self.evB, self.evTa, self.evTb
   local frame = self.frame
   for i = 1, self.nevents do
-    self.doneEvents = i
-    local a, b = as[i], bs[i]
-    -- both still in the world, and the same memberships as when the step began
-    if token[a] == tas[i] and token[b] == tbs[i] then
-      local k = ks[i]
-      if kinds[i] == ENTER then
+    if kinds[i] == STAY then
+      local rec = recs[i]
+      if rec.alive then -- (a removal kills the contacts of the shape removed)
+        callPair(self, rec, ks[i], "stay", "onStay")
+      end
+    else
+      local a, b = as[i], bs[i]
+      -- both still in the world, and the same memberships as when the step began
+      if token[a] == tas[i] and token[b] == tbs[i] then
         local rec = { a = a, b = b, ta = tas[i], tb = tbs[i], rA = { a = a, b = b }, rB = false,
                       alive = true, seen = frame }
         recs[i] = rec
         link(contacts, a, b, rec)
-        callPair(self, rec, k, "enter", "onEnter")
-      else
-        local rec = recs[i]
-        if rec.alive then
-          callPair(self, rec, k, "stay", "onStay")
-        end
+        callPair(self, rec, ks[i], "enter", "onEnter")
       end
     end
   end
@@ -249,7 +246,6 @@ local function new(cellSize)
     pairA = {}, pairB = {}, exits = {}, nexits = 0,
     evKind = {}, evRec = {}, evK = {}, evA = {}, evB = {}, evTa = {}, evTb = {}, nevents = 0,
     spare = {},
-    doneExits = 0, doneEvents = 0,
     sweepBuf = {}, moving = false,
   }, World)
 end
@@ -490,12 +486,14 @@ function World:step()
       ne = ne + 1
       local ca = contacts[a]
       local rec = ca and ca[b]
-      ks[ne], as[ne], bs[ne], tas[ne], tbs[ne] = k, a, b, token[a], token[b]
+      ks[ne] = k
       if rec then
         rec.seen = frame
         kinds[ne], recs[ne] = STAY, rec
       else
+        -- an enter also needs the memberships, to tell if they change before it fires
         kinds[ne], recs[ne] = ENTER, false
+        as[ne], bs[ne], tas[ne], tbs[ne] = a, b, token[a], token[b]
       end
     end
   end
