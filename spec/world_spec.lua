@@ -65,6 +65,16 @@ describe("sat.world", function()
     has(err(world.queryShape, world, 5), "bad argument #1 to 'queryShape' (shape expected")
     has(err(world.queryPoint, world, 0, 0, 7), "bad argument #3 to 'queryPoint' (function")
     has(err(world.collisions, world, nil), "bad argument #1 to 'collisions' (shape expected")
+    local max = world.hash:limits()
+    assert.is_true(max >= 1e100)
+    if max < math.huge then -- the core's coordinate range
+      has(err(world.queryPoint, world, 0, -2 * max), "bad argument #2 to 'queryPoint' (out of range")
+      has(err(world.move, world, s, 2 * max, 0), "bad argument #2 to 'move' (out of range")
+      s:moveTo(max, 0)
+      has(err(world.move, world, s, max, 0), "bad argument #2 to 'move' (out of range")
+      assert.are.equal(max, (s:position()))
+      s:moveTo(0.5, 0.5)
+    end
     -- nothing changed by the failures
     assert.are.same({ s }, world:shapes())
   end)

@@ -632,6 +632,20 @@ static int h_gc(lua_State *L)
     return 0;
 }
 
+/* hash:limits() -> the largest coordinate the core takes, and its message for beyond it. */
+static int h_limits(lua_State *L)
+{
+    check_hash(L);
+#ifdef SAT_MAX_COORD
+    lua_pushnumber(L, SAT_MAX_COORD);
+    lua_pushstring(L, sat_status_message(SAT_ERR_RANGE));
+#else
+    lua_pushnumber(L, HUGE_VAL);
+    lua_pushstring(L, "out of range");
+#endif
+    return 2;
+}
+
 static int h_tostring(lua_State *L)
 {
     lhash *lh = check_hash(L);
@@ -683,6 +697,7 @@ static const luaL_Reg hash_methods[] = {
     {"response", h_response},
     {"sweep", h_sweep},
     {"cells", h_cells},
+    {"limits", h_limits},
     {NULL, NULL}};
 
 /* Pushes the upvalues, in UV_* order. */

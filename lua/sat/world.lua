@@ -63,6 +63,17 @@ local function checkNumber(fname, n, v)
   end
 end
 
+-- The core's range for coordinates and sizes (set by the first world: the hash tells).
+local MAX_COORD, RANGE_MESSAGE = math.huge, "out of range"
+
+-- A coordinate or size going into the core: a finite number within its range.
+local function checkCoord(fname, n, v)
+  checkNumber(fname, n, v)
+  if v > MAX_COORD or v < -MAX_COORD then
+    argError(fname, n, RANGE_MESSAGE)
+  end
+end
+
 local function checkOptFunction(fname, n, v)
   if v ~= nil and type(v) ~= "function" then
     argError(fname, n, "function expected, got " .. typeName(v))
@@ -232,8 +243,10 @@ local function new(cellSize)
       argError("world", 1, "cell size must be > 0")
     end
   end
+  local hash = core.newHash(cellSize)
+  MAX_COORD, RANGE_MESSAGE = hash:limits()
   return setmetatable({
-    hash = core.newHash(cellSize),
+    hash = hash,
     token = {},          -- shape -> its insertion number (membership)
     nextToken = 0,
     contacts = {},       -- shape -> { other -> contact record }
@@ -326,8 +339,8 @@ end
 
 --- world:queryPoint(x, y [, filter]) -> shapes containing the point (boundary included)
 function World:queryPoint(x, y, filter)
-  checkNumber("queryPoint", 1, x)
-  checkNumber("queryPoint", 2, y)
+  checkCoord("queryPoint", 1, x)
+  checkCoord("queryPoint", 2, y)
   checkOptFunction("queryPoint", 3, filter)
   return filterList(self.hash:queryPoint(x, y), filter)
 end
@@ -335,10 +348,10 @@ end
 --- world:queryRect(x, y, w, h [, filter]) -> shapes overlapping or touching the rectangle
 -- with top-left corner (x, y) and size (w, h), w and h >= 0
 function World:queryRect(x, y, w, h, filter)
-  checkNumber("queryRect", 1, x)
-  checkNumber("queryRect", 2, y)
-  checkNumber("queryRect", 3, w)
-  checkNumber("queryRect", 4, h)
+  checkCoord("queryRect", 1, x)
+  checkCoord("queryRect", 2, y)
+  checkCoord("queryRect", 3, w)
+  checkCoord("queryRect", 4, h)
   if w < 0 then
     argError("queryRect", 3, "width must be >= 0")
   end
@@ -354,10 +367,10 @@ end
 -- segment enters the shape, as a fraction t in [0, 1] and as a point, and the shape's
 -- surface normal there. A segment starting inside a shape hits it at t = 0.
 function World:querySegment(x1, y1, x2, y2, filter)
-  checkNumber("querySegment", 1, x1)
-  checkNumber("querySegment", 2, y1)
-  checkNumber("querySegment", 3, x2)
-  checkNumber("querySegment", 4, y2)
+  checkCoord("querySegment", 1, x1)
+  checkCoord("querySegment", 2, y1)
+  checkCoord("querySegment", 3, x2)
+  checkCoord("querySegment", 4, y2)
   checkOptFunction("querySegment", 5, filter)
   return filterList(self.hash:querySegment(x1, y1, x2, y2), filter, "shape")
 end
@@ -602,9 +615,14 @@ end
 -- when it met the other. A contact met on the way has overlap 0.
 function World:move(shape, dx, dy, filter)
   checkMember(self, "move", 1, shape)
-  checkNumber("move", 2, dx)
-  checkNumber("move", 3, dy)
+  checkCoord("move", 2, dx)
+  checkCoord("move", 3, dy)
   checkOptFunction("move", 4, filter)
+  do -- where the move could end must be in range, or it would fail halfway
+    local x, y = shape:position()
+    checkCoord("move", 2, x + dx)
+    checkCoord("move", 3, y + dy)
+  end
   filter = filter or defaultMoveFilter
   local hash, buf = self.hash, self.sweepBuf
   if self.moving then
