@@ -163,6 +163,28 @@ describe("world:move", function()
     near(100 - 5 * SQ2, x + y) -- still 5 from the surface: resting on it
   end)
 
+  it("comes to rest at the bottom of a V between two slopes", function()
+    local world = sat.world(16)
+    world:add(sat.polygon(0, 0, 50, 50, 0, 50))     -- surface y = x, for x in [0, 50]
+    world:add(sat.polygon(100, 0, 100, 50, 50, 50)) -- surface y = 100 - x
+    local ball = world:add(sat.circle(50, -100, 5))
+    local x, y, cols = world:move(ball, 0, 200)
+    near(50, x)
+    near(50 - 5 * SQ2, y) -- 5 from both surfaces
+    assert.are.equal(2, #cols)
+    world:remove(ball)
+    local box = world:add(sat.box(20, -60, 10, 10))  -- off-centre: slides down the left slope
+    x, y = world:move(box, 0, 200)
+    -- its lower corners rest on the two surfaces: centre (50, 40)
+    near(50, x)
+    near(40, y)
+    for _ = 1, 10 do
+      x, y = world:move(box, 0, 5) -- pushed down every frame: stays put
+    end
+    near(50, x)
+    near(40, y)
+  end)
+
   it("stops a circle against a circle and slides off one met off-centre", function()
     local world = sat.world(32)
     world:add(sat.circle(50, 0, 10))
