@@ -32,6 +32,31 @@ describe("constructors", function()
       "bad argument #1 to 'circle' (number expected, got vec)")
   end)
 
+  it("refuse numbers beyond the core's range (1e150), naming the argument", function()
+    -- the text after the argument is the core's (sat_status_message), e.g. "out of range
+    -- (coordinates and sizes up to 1e150, ...)"
+    local function range(msg, prefix)
+      has(msg, prefix .. " (")
+      has(msg, "out of range")
+      has(msg, "1e150")
+    end
+    range(err(function() local s = sat.circle(0, 2e150, 1) return s end),
+      "bad argument #2 to 'circle'")
+    range(err(function() local s = sat.circle(0, 0, 1e151) return s end),
+      "bad argument #3 to 'circle'")
+    range(err(function() local s = sat.point(-1e200, 0) return s end),
+      "bad argument #1 to 'point'")
+    range(err(function() local s = sat.box(0, 0, 1e151, 1) return s end),
+      "bad argument #3 to 'box'")
+    range(err(function() local s = sat.polygon(0, 0, 1, 0, 0, -1e200) return s end),
+      "bad argument #6 to 'polygon'")
+    local msg = err(function() local s = sat.polygon({ 0, 0, 1e151, 0, 0, 1 }) return s end)
+    range(msg, "bad argument #1 to 'polygon'")
+    has(msg, " at index 3)")
+    -- the limit itself is in range
+    assert.are.equal(1e150, (sat.point(1e150, 0):position()))
+  end)
+
   it("sat.point checks its coordinates", function()
     has(err(function() local s = sat.point(0, -inf) return s end),
       "bad argument #2 to 'point' (finite number expected, got -inf)")
@@ -135,10 +160,20 @@ describe("methods", function()
     assert.are.equal(4, s:area())
   end)
 
-  it("refuse a move that would leave the finite range, leaving the shape unchanged", function()
-    local s = sat.circle(1e308, 0, 1)
-    has(err(function() s:move(1e308, 0) end), "bad argument #1 to 'move' (")
-    assert.are.equal(1e308, (s:position()))
+  it("refuse to leave the core's range (1e150), leaving the shape unchanged", function()
+    local s = sat.circle(1e150, 0, 1)
+    for _, c in ipairs({
+      { function() s:move(1e150, 0) end, "bad argument #1 to 'move' (" },
+      { function() s:moveTo(0, -2e150) end, "bad argument #2 to 'moveTo' (" },
+      { function() s:setRadius(1e151) end, "bad argument #1 to 'setRadius' (" },
+      { function() s:scale(1e151) end, "bad argument #1 to 'scale' (" },
+    }) do
+      local msg = err(c[1])
+      has(msg, c[2])
+      has(msg, "out of range")
+    end
+    assert.are.equal(1e150, (s:position()))
+    assert.are.equal(1, s:radius())
   end)
 
   it("scale refuses factors <= 0", function()
