@@ -15,14 +15,15 @@
  * Cells
  * - Cell (i, j) covers [i*size, (i+1)*size) x [j*size, (j+1)*size). Cells are not stored
  *   one by one: (i, j) is hashed into a power-of-two table of buckets, each a chain of nodes
- *   from one pool, and the table doubles when the nodes outnumber the buckets. Two cells
- *   sharing a bucket only add candidates, which the bounding-box test then drops.
+ *   {i, j, entry} from one pool, and the table doubles when the nodes outnumber the buckets
+ *   (two cells sharing a bucket are told apart by the (i, j) in the node).
  * - A shape whose box covers more than SAT_HASH_MAX_CELLS cells goes in a list of big
  *   shapes instead, met by every query; a query whose box covers more cells than a scan of
  *   every entry would cost scans every entry. Cell coordinates are clamped to +-2^50, so
  *   huge coordinates still work (they only share cells).
  * - Every query stamps the entries it meets (Chipmunk's idea), so a shape found in several
- *   cells is tested once.
+ *   cells is tested once. The pair pass goes bucket by bucket instead and takes a pair only
+ *   in the first cell the two ranges share, so it too tests each pair once.
  *
  * Order
  * - Every insertion gets the next sequence number. Query results are sorted by it (segment
