@@ -68,7 +68,8 @@ $(FUZZ_BIN): $(CORE_SRC) spec/c/fuzz_pairs.c $(HEADERS)
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 $(BUILD)/fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
+	  $(BUILD)/fuzz/corpus
 
 # ---- everything ---------------------------------------------------------------------------
 deps:

@@ -48,11 +48,19 @@ typedef enum sat_status {
     SAT_ERR_NEGATIVE_RADIUS,
     SAT_ERR_BAD_SCALE,      /* scale factor <= 0 */
     SAT_ERR_TOO_MANY_POINTS,/* more than SAT_MAX_POINTS */
+    SAT_ERR_RANGE,          /* beyond SAT_MAX_COORD, or a polygon under SAT_MIN_SIZE */
     SAT_ERR_NOMEM
 } sat_status;
 
 /* A hard limit only against absurd input; any convex outline a game uses fits. */
 #define SAT_MAX_POINTS 1048576
+
+/* Positions, coordinates, radii and sizes are at most this in magnitude, so that squared
+ * distances never overflow a double; a polygon is at least SAT_MIN_SIZE across (its bounding
+ * box's larger side), so that its area and normals never underflow. No game comes near
+ * either. */
+#define SAT_MAX_COORD 1e150
+#define SAT_MIN_SIZE 1e-100
 
 /* Read-only to users: build with sat_*_init / sat_*_new, change with the functions below. */
 typedef struct sat_shape {

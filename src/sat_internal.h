@@ -27,14 +27,29 @@ static inline sat_vec sat__add(sat_vec a, sat_vec b) { return sat__v(a.x + b.x, 
 static inline sat_vec sat__neg(sat_vec a) { return sat__v(-a.x, -a.y); }
 static inline sat_vec sat__mul(sat_vec a, double k) { return sat__v(a.x * k, a.y * k); }
 
-/* Guarded normalize: a zero (or non-finite length) vector in, a zero vector out. */
+/* Length without overflow or underflow: the plain formula when the square is safely in
+ * range (always, for coordinates within SAT_MAX_COORD of normal size), hypot otherwise. */
+static inline double sat__len(sat_vec a)
+{
+    double l2 = a.x * a.x + a.y * a.y;
+    if (l2 > 1e-280 && l2 < 1e300)
+        return sqrt(l2);
+    return hypot(a.x, a.y);
+}
+
+/* For vectors too small or too large to square (sat_shape.c). */
+sat_vec sat__normalize_rescaled(sat_vec a, double *len);
+
+/* Guarded normalize: a zero (or non-finite length) vector in, a zero vector out; always
+ * unit otherwise, subnormal inputs included. */
 static inline sat_vec sat__normalize(sat_vec a, double *len)
 {
-    double l = sqrt(a.x * a.x + a.y * a.y);
+    double l2 = a.x * a.x + a.y * a.y;
+    if (!(l2 > 1e-280 && l2 < 1e300))
+        return sat__normalize_rescaled(a, len);
+    double l = sqrt(l2);
     if (len)
         *len = l;
-    if (!(l > 0.0) || !isfinite(l))
-        return sat__v(0.0, 0.0);
     return sat__v(a.x / l, a.y / l);
 }
 
@@ -54,6 +69,12 @@ static inline sat_vec sat__offset(const sat_shape *a, const sat_shape *b)
 {
     return sat__v((b->pos.x - a->pos.x) + (b->pos_lo.x - a->pos_lo.x),
                   (b->pos.y - a->pos.y) + (b->pos_lo.y - a->pos_lo.y));
+}
+
+/* Within the range every function accepts. */
+static inline int sat__in_range(double v)
+{
+    return fabs(v) <= SAT_MAX_COORD;
 }
 
 /* A world point relative to a shape's position. */

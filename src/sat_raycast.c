@@ -12,38 +12,39 @@ static sat_vec fallback_normal(sat_vec dir)
     return n;
 }
 
+/* Along the unit direction u the segment passes the centre at `off`, `closest` after its
+ * start, and enters half a chord before that. Everything is measured from whichever end
+ * is nearer the centre, and nothing squares the segment's length, so far starts and tiny
+ * circles keep their precision. */
 static int raycast_circle(const sat_shape *s, sat_vec a, sat_vec dir, double tol, sat_hit *hit)
 {
-    double r = s->radius, dist;
-    sat_vec out = sat__normalize(a, &dist);
-    if (dist <= r + tol) {
+    double r = s->radius, la, lb, len;
+    sat_vec out = sat__normalize(a, &la);
+    if (la <= r + tol) {
         hit->t = 0.0;
         hit->normal = (out.x != 0.0 || out.y != 0.0) ? out : fallback_normal(dir);
         return 1;
     }
-    /* |a + t dir|^2 = r^2, the smaller root, in the cancellation-free form. */
-    double A = sat__dot(dir, dir), B = sat__dot(a, dir), C = (dist - r) * (dist + r);
-    if (!(A > 0.0) || B >= 0.0)
-        return 0; /* a point, or moving away from an outside start */
-    double disc = B * B - A * C;
-    if (disc < 0.0) {
-        /* A graze within the touching tolerance still counts, at the closest approach. */
-        double t = -B / A;
-        sat_vec c = sat__add(a, sat__mul(dir, t));
-        if (t > 1.0 || sqrt(sat__dot(c, c)) > r + tol)
-            return 0;
-        hit->t = t;
-        hit->normal = sat__normalize(c, NULL);
-        return 1;
-    }
-    double t = C / (-B + sqrt(disc));
-    if (t > 1.0)
+    sat_vec u = sat__normalize(dir, &len);
+    if (!(len > 0.0))
+        return 0; /* a point outside */
+    sat_vec b = sat__add(a, dir);
+    lb = sat__len(b);
+    int from_end = lb < la;
+    sat_vec ref = from_end ? b : a;
+    double near_tol = tol + SAT_TOUCH_REL * (from_end ? lb : la);
+    double off = fabs(sat__cross(u, ref));
+    double closest = from_end ? len - sat__dot(b, u) : -sat__dot(a, u);
+    if (closest <= 0.0 || off > r + near_tol)
+        return 0; /* moving away from an outside start, or passing by */
+    double half = off < r ? sqrt((r - off) * (r + off)) : 0.0;
+    double entry = closest - half;
+    if (entry > len + near_tol)
         return 0;
-    if (t < 0.0)
-        t = 0.0;
-    sat_vec p = sat__add(a, sat__mul(dir, t));
-    sat_vec n = sat__normalize(p, NULL);
-    hit->t = t;
+    hit->t = entry <= 0.0 ? 0.0 : entry >= len ? 1.0 : entry / len;
+    /* The hit point relative to the centre, from the nearer end. */
+    sat_vec p = sat__add(ref, sat__mul(u, entry - (from_end ? len : 0.0)));
+    sat_vec n = r > 0.0 ? sat__normalize(p, NULL) : sat__v(0.0, 0.0);
     hit->normal = (n.x != 0.0 || n.y != 0.0) ? n : fallback_normal(dir);
     return 1;
 }
@@ -54,6 +55,7 @@ static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double to
     const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
     double t_in = 0.0, t_out = 1.0, nearest = -HUGE_VAL;
     int enter = -1, closest = 0;
+    tol += SAT_TOUCH_REL * sat__len(a); /* n . a rounds in proportion to the start's distance */
     for (int i = 0; i < s->count; i++) {
         double dist = sat__dot(n[i], a) - s->scale * pl[i].x; /* > 0: outside this edge */
         double den = sat__dot(n[i], dir);
@@ -76,7 +78,7 @@ static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double to
                     t_out = t;
             }
         }
-        if (t_in > t_out || t_in > 1.0)
+        if (t_in > t_out || t_in > 1.0 + SAT_TOUCH_REL)
             return 0;
     }
     if (enter < 0) {
@@ -84,19 +86,18 @@ static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double to
         hit->normal = n[closest];
         return 1;
     }
-    hit->t = t_in;
+    hit->t = t_in < 1.0 ? t_in : 1.0;
     hit->normal = n[enter];
     return 1;
 }
 
 int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
 {
-    if (!isfinite(p1.x) || !isfinite(p1.y) || !isfinite(p2.x) || !isfinite(p2.y))
-        return 0;
+    if (!sat__in_range(p1.x) || !sat__in_range(p1.y) || !sat__in_range(p2.x) ||
+        !sat__in_range(p2.y))
+        return 0; /* also NaN and infinities; callers check the range to report it */
     sat_vec a = sat__relative(s, p1.x, p1.y);
     sat_vec dir = sat__sub(p2, p1);
-    if (!isfinite(dir.x) || !isfinite(dir.y))
-        return 0;
     double tol = SAT_TOUCH_REL * s->bound;
     if (s->kind == SAT_CIRCLE)
         return raycast_circle(s, a, dir, tol, hit);

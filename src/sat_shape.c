@@ -17,6 +17,8 @@ const char *sat_status_message(sat_status status)
     case SAT_ERR_NEGATIVE_RADIUS: return "radius must be >= 0";
     case SAT_ERR_BAD_SCALE: return "scale factor must be > 0";
     case SAT_ERR_TOO_MANY_POINTS: return "too many points";
+    case SAT_ERR_RANGE:
+        return "out of range (coordinates and sizes up to 1e150, polygons at least 1e-100 across)";
     case SAT_ERR_NOMEM: return "out of memory";
     }
     return "unknown error";
@@ -39,6 +41,21 @@ size_t sat_polygon_bytes(int count)
 size_t sat_shape_bytes(const sat_shape *s)
 {
     return s->kind == SAT_POLYGON ? sat_polygon_bytes(s->count) : sat_circle_bytes();
+}
+
+sat_vec sat__normalize_rescaled(sat_vec a, double *len)
+{
+    int e;
+    double l = hypot(a.x, a.y);
+    if (len)
+        *len = l;
+    if (!(l > 0.0) || !isfinite(l))
+        return sat__v(0.0, 0.0);
+    /* A power of two rescales exactly: the division then sees every bit the input has. */
+    (void)frexp(l, &e);
+    a = sat__v(ldexp(a.x, -e), ldexp(a.y, -e));
+    l = sqrt(a.x * a.x + a.y * a.y);
+    return sat__v(a.x / l, a.y / l);
 }
 
 static void init_common(sat_shape *s, sat_kind kind)
@@ -73,12 +90,12 @@ static void update_cache(sat_shape *s)
     } else {
         const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
-        double c = s->cos_a, sn = s->sin_a, k = s->scale, bound2 = 0.0;
+        double c = s->cos_a, sn = s->sin_a, k = s->scale, bound = 0.0;
         sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
         for (int i = 0; i < s->count; i++) {
             sat_vec p = sat__v(k * local[i].x, k * local[i].y);
             sat_vec o = sat__v(c * p.x - sn * p.y, sn * p.x + c * p.y);
-            double d2 = sat__dot(o, o);
+            double d = sat__len(o);
             off[i] = o;
             /* + 0.0 turns a -0 into 0, so results never print "-0". */
             n[i] = sat__v(c * ln[i].x - sn * ln[i].y + 0.0, sn * ln[i].x + c * ln[i].y + 0.0);
@@ -86,11 +103,11 @@ static void update_cache(sat_shape *s)
             if (o.y < lo.y) lo.y = o.y;
             if (o.x > hi.x) hi.x = o.x;
             if (o.y > hi.y) hi.y = o.y;
-            if (d2 > bound2) bound2 = d2;
+            if (d > bound) bound = d;
         }
         s->box_lo = lo;
         s->box_hi = hi;
-        s->bound = sqrt(bound2);
+        s->bound = bound;
     }
     s->gen++;
 }
@@ -101,6 +118,8 @@ sat_status sat_circle_init(sat_shape *s, double x, double y, double radius)
         return SAT_ERR_NONFINITE;
     if (radius < 0.0)
         return SAT_ERR_NEGATIVE_RADIUS;
+    if (!sat__in_range(x) || !sat__in_range(y) || !sat__in_range(radius))
+        return SAT_ERR_RANGE;
     init_common(s, SAT_CIRCLE);
     s->pos = sat__v(x, y);
     s->radius = radius;
@@ -141,6 +160,21 @@ static int merge_close(sat_vec *p, int n, double tol)
     return m;
 }
 
+/* Whether three points are pairwise farther apart than tol (not only consecutive ones). */
+static int has_three_distinct(const sat_vec *p, int n, double tol)
+{
+    double tol2 = tol * tol;
+    int i = 1;
+    while (i < n && sat__dot(sat__sub(p[i], p[0]), sat__sub(p[i], p[0])) <= tol2)
+        i++;
+    for (int j = i + 1; j < n; j++) {
+        sat_vec d0 = sat__sub(p[j], p[0]), di = sat__sub(p[j], p[i]);
+        if (sat__dot(d0, d0) > tol2 && sat__dot(di, di) > tol2)
+            return 1;
+    }
+    return 0;
+}
+
 /* Drop collinear points, cyclically, with a stack (monotone-chain style); returns count. */
 static int drop_collinear(sat_vec *p, int n, double tol)
 {
@@ -172,6 +206,9 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     for (int i = 0; i < count; i++)
         if (!isfinite(points[i].x) || !isfinite(points[i].y))
             return SAT_ERR_NONFINITE;
+    for (int i = 0; i < count; i++)
+        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
+            return SAT_ERR_RANGE;
     if (count < 3)
         return SAT_ERR_TOO_FEW_POINTS;
 
@@ -181,8 +218,6 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     lo = hi = sat__v(0.0, 0.0);
     for (int i = 0; i < count; i++) {
         p[i] = sat__sub(points[i], origin);
-        if (!isfinite(p[i].x) || !isfinite(p[i].y))
-            return SAT_ERR_NONFINITE;
         if (p[i].x < lo.x) lo.x = p[i].x;
         if (p[i].y < lo.y) lo.y = p[i].y;
         if (p[i].x > hi.x) hi.x = p[i].x;
@@ -191,14 +226,25 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     double size = fmax(hi.x - lo.x, hi.y - lo.y);
     if (!(size > 0.0))
         return SAT_ERR_TOO_FEW_POINTS;
-    if (!isfinite(size))
-        return SAT_ERR_NONFINITE;
+    if (size < SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
+
+    /* Validate at unit size: scaling by a power of two is exact, and keeps the products
+     * below (areas, the centroid) from overflowing or underflowing at any size. */
+    int exponent;
+    (void)frexp(size, &exponent);
+    for (int i = 0; i < count; i++)
+        p[i] = sat__v(ldexp(p[i].x, -exponent), ldexp(p[i].y, -exponent));
+    size = ldexp(size, -exponent); /* in [0.5, 1) */
 
     int n = merge_close(p, count, SAT_MERGE_REL * size);
+    if (n < 3)
+        return SAT_ERR_TOO_FEW_POINTS;
+    int distinct = has_three_distinct(p, n, SAT_MERGE_REL * size);
     n = drop_collinear(p, n, SAT_COLLINEAR_REL * size);
     n = merge_close(p, n, SAT_MERGE_REL * size);
     if (n < 3)
-        return SAT_ERR_TOO_FEW_POINTS;
+        return distinct ? SAT_ERR_ZERO_AREA : SAT_ERR_TOO_FEW_POINTS;
 
     /* Signed area and centroid by a fan from point 0. */
     double area2 = 0.0;
@@ -237,11 +283,13 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     init_common(s, SAT_POLYGON);
     s->count = n;
     sat_vec *local = sat__local(s), *ln = sat__lnormal(s), *pl = sat__plane(s);
-    for (int i = 0; i < n; i++)
-        local[i] = sat__sub(p[i], c);
     for (int i = 0; i < n; i++) {
-        sat_vec e = sat__sub(local[(i + 1) % n], local[i]);
+        sat_vec e = sat__sub(p[(i + 1) % n], p[i]); /* at unit size: full precision */
         ln[i] = sat__normalize(sat__v(e.y, -e.x), NULL);
+    }
+    for (int i = 0; i < n; i++) {
+        sat_vec q = sat__sub(p[i], c);
+        local[i] = sat__v(ldexp(q.x, exponent), ldexp(q.y, exponent));
     }
     /* Support and width along each edge normal. The deepest vertex along normal i only
      * moves forward as i does (rotating calipers), so this is linear. */
@@ -259,6 +307,7 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
         double support = sat__dot(local[i], ln[i]);
         pl[i] = sat__v(support, support - sat__dot(local[j], ln[i]));
     }
+    c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
     sat__two_sum(origin.x, c.x, &s->pos.x, &s->pos_lo.x);
     sat__two_sum(origin.y, c.y, &s->pos.y, &s->pos_lo.y);
     update_cache(s);
@@ -319,6 +368,8 @@ sat_status sat_shape_move_to(sat_shape *s, double x, double y)
 {
     if (!isfinite(x) || !isfinite(y))
         return SAT_ERR_NONFINITE;
+    if (!sat__in_range(x) || !sat__in_range(y))
+        return SAT_ERR_RANGE;
     s->pos = sat__v(x, y);
     s->pos_lo = sat__v(0.0, 0.0);
     s->gen++;
@@ -337,8 +388,10 @@ static void dd_add(double *hi, double *lo, double d)
 
 sat_status sat_shape_move(sat_shape *s, double dx, double dy)
 {
-    if (!isfinite(dx) || !isfinite(dy) || !isfinite(s->pos.x + dx) || !isfinite(s->pos.y + dy))
+    if (!isfinite(dx) || !isfinite(dy))
         return SAT_ERR_NONFINITE;
+    if (!sat__in_range(s->pos.x + dx) || !sat__in_range(s->pos.y + dy))
+        return SAT_ERR_RANGE;
     dd_add(&s->pos.x, &s->pos_lo.x, dx);
     dd_add(&s->pos.y, &s->pos_lo.y, dy);
     s->gen++;
@@ -377,17 +430,18 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
         return SAT_ERR_NONFINITE;
     if (!(factor > 0.0))
         return SAT_ERR_BAD_SCALE;
+    if (!sat__in_range(s->bound * factor))
+        return SAT_ERR_RANGE;
+    if (s->kind == SAT_POLYGON && s->bound * factor < 0.5 * SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
     if (s->kind == SAT_CIRCLE) {
-        double r = s->radius * factor;
-        if (!isfinite(r))
-            return SAT_ERR_NONFINITE;
-        s->radius = r;
+        s->radius *= factor;
     } else {
         double k = s->scale * factor;
-        if (!isfinite(k) || !isfinite(k * s->bound / s->scale))
-            return SAT_ERR_NONFINITE;
+        if (!isfinite(k))
+            return SAT_ERR_RANGE; /* a subnormal outline grown past any sense */
         if (!(k > 0.0))
-            return SAT_ERR_BAD_SCALE;
+            return SAT_ERR_BAD_SCALE; /* underflow */
         s->scale = k;
     }
     update_cache(s);
@@ -402,6 +456,8 @@ sat_status sat_circle_set_radius(sat_shape *s, double radius)
         return SAT_ERR_NONFINITE;
     if (radius < 0.0)
         return SAT_ERR_NEGATIVE_RADIUS;
+    if (!sat__in_range(radius))
+        return SAT_ERR_RANGE;
     s->radius = radius;
     update_cache(s);
     return SAT_OK;
@@ -448,7 +504,7 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
     sat_vec p = sat__relative(s, x, y);
     double tol = SAT_TOUCH_REL * s->bound;
     if (s->kind == SAT_CIRCLE)
-        return sqrt(sat__dot(p, p)) <= s->radius + tol;
+        return sat__len(p) <= s->radius + tol;
     const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
     for (int i = 0; i < s->count; i++)
         if (sat__dot(n[i], p) - s->scale * pl[i].x > tol)

@@ -270,7 +270,7 @@ static void queries(reader *r, const sat_shape *s)
      * at 0. */
     if (s->pos_lo.x == 0 && s->pos_lo.y == 0) {
         check(sat_shape_contains(s, p.x, p.y) == 1);
-        if (isfinite(q2.x) && isfinite(q2.y) && isfinite(q2.x - p.x) && isfinite(q2.y - p.y)) {
+        if (fabs(q2.x) <= SAT_MAX_COORD && fabs(q2.y) <= SAT_MAX_COORD) {
             check(sat_shape_raycast(s, p, q2, &hit) == 1);
             check(hit.t == 0);
         }

@@ -197,18 +197,21 @@ static void test_errors_leave_shape_unchanged(void)
     REFUSED(c, sat_circle_set_radius(c, -1), SAT_ERR_NEGATIVE_RADIUS);
     REFUSED(c, sat_circle_set_radius(c, NAN), SAT_ERR_NONFINITE);
     REFUSED(c, sat_circle_set_radius(c, INFINITY), SAT_ERR_NONFINITE);
-    /* Finite arguments whose result would not be: far positions, huge angles and scales. */
+    /* Finite numbers beyond SAT_MAX_COORD (1e150), given or reached: positions, sizes. */
     for (k = 0; k < 2; k++) {
         s = k == 0 ? b : c;
-        ENSURE_EQ_INT(sat_shape_move_to(s, 1.5e308, -1.5e308), SAT_OK);
-        REFUSED(s, sat_shape_move(s, 1e308, 0), SAT_ERR_NONFINITE);
-        REFUSED(s, sat_shape_move(s, 0, -1e308), SAT_ERR_NONFINITE);
+        REFUSED(s, sat_shape_move_to(s, 1.5e308, -1.5e308), SAT_ERR_RANGE);
+        REFUSED(s, sat_shape_move_to(s, 0, 2e150), SAT_ERR_RANGE);
+        ENSURE_EQ_INT(sat_shape_move_to(s, 1e150, -1e150), SAT_OK);
+        REFUSED(s, sat_shape_move(s, 1e308, 0), SAT_ERR_RANGE);
+        REFUSED(s, sat_shape_move(s, 0, -1e150), SAT_ERR_RANGE);
         ENSURE_EQ_INT(sat_shape_set_rotation(s, 1.5e308), SAT_OK);
         REFUSED(s, sat_shape_rotate(s, 1e308), SAT_ERR_NONFINITE);
-        ENSURE_EQ_INT(sat_shape_scale(s, 1e300), SAT_OK);
-        REFUSED(s, sat_shape_scale(s, 1e300), SAT_ERR_NONFINITE);
+        ENSURE_EQ_INT(sat_shape_scale(s, 1e100), SAT_OK);
+        REFUSED(s, sat_shape_scale(s, 1e100), SAT_ERR_RANGE);
         ENSURE(sat_shape_bbox(s).x2 >= sat_shape_bbox(s).x1);
     }
+    REFUSED(c, sat_circle_set_radius(c, 2e150), SAT_ERR_RANGE);
     /* Underflow to a zero scale is refused too. */
     s = mk_box(-1, -2, 3, 4);
     for (k = 0; s && k < 3; k++) { /* 1e-300, then 1e-600 underflows */
@@ -231,15 +234,17 @@ done:
  * must not touch or contain what lies 1e250 away. */
 static void check_huge(const char *what, sat_shape *s, sat_status st)
 {
-    sat_shape *far = mk_circle(1e250, 0, 1);
+    sat_shape *far = mk_circle(1e150, 0, 1);
     sat_result r;
+    ENSUREF(st == SAT_OK, "%s: %s", what, sat_status_message(st));
     if (st == SAT_OK && s && far) {
         sat_aabb b = sat_shape_bbox(s);
-        ENSUREF(isfinite(b.x1) && isfinite(b.x2) && b.x2 < 1e201, "%s: bbox x %g .. %g", what,
+        ENSUREF(isfinite(b.x1) && isfinite(b.x2) && b.x2 < 1.5e140, "%s: bbox x %g .. %g", what,
                 b.x1, b.x2);
-        ENSUREF(!sat_shape_contains(s, 1e250, 0), "%s: contains a point 1e250 away", what);
-        ENSUREF(!sat_test(s, far), "%s: sat_test with a circle 1e250 away", what);
-        ENSUREF(!sat_collide(s, far, &r), "%s: sat_collide with a circle 1e250 away", what);
+        ENSUREF(!sat_shape_contains(s, 1e150, 0), "%s: contains a point 1e150 away", what);
+        ENSUREF(!sat_test(s, far), "%s: sat_test with a circle 1e150 away", what);
+        ENSUREF(!sat_collide(s, far, &r), "%s: sat_collide with a circle 1e150 away", what);
+        ENSUREF(sat_shape_contains(s, 0, 9e139), "%s: misses a point inside", what);
     }
     sat_shape_free(far);
 }
@@ -250,13 +255,34 @@ static void test_huge_finite_sizes(void)
     sat_status st = SAT_ERR_NOMEM;
     sat_shape *b = mk_box(-1, -1, 1, 1), *c = mk_circle(0, 0, 1), *p;
     if (b)
-        check_huge("box scaled by 1e200", b, sat_shape_scale(b, 1e200));
+        check_huge("box scaled by 1e140", b, sat_shape_scale(b, 1e140));
     if (c)
-        check_huge("circle scaled by 1e200", c, sat_shape_scale(c, 1e200));
-    pts[0] = orc_v(-1e200, -1e200), pts[1] = orc_v(1e200, -1e200);
-    pts[2] = orc_v(1e200, 1e200), pts[3] = orc_v(-1e200, 1e200);
+        check_huge("circle scaled by 1e140", c, sat_shape_scale(c, 1e140));
+    pts[0] = orc_v(-1e140, -1e140), pts[1] = orc_v(1e140, -1e140);
+    pts[2] = orc_v(1e140, 1e140), pts[3] = orc_v(-1e140, 1e140);
     p = sat_polygon_new(pts, 4, &st);
-    check_huge("box with corners at 1e200", p, st);
+    check_huge("box with corners at 1e140", p, st);
+    sat_shape_free(p);
+    /* Beyond the range: refused, not built with infinite sizes. */
+    pts[0] = orc_v(-1e200, -1e200), pts[1] = orc_v(1e200, -1e200);
+    p = sat_polygon_new(pts, 4, &st);
+    ENSURE(p == NULL && st == SAT_ERR_RANGE);
+    /* Tiny outlines: 1e-90 across is a working polygon, 1e-120 is refused (its area would
+     * underflow), and scaling below SAT_MIN_SIZE is refused without a change. */
+    pts[0] = orc_v(0, 0), pts[1] = orc_v(1e-90, 0);
+    pts[2] = orc_v(1e-90, 1e-90), pts[3] = orc_v(0, 1e-90);
+    p = sat_polygon_new(pts, 4, &st);
+    ENSURE(p != NULL && st == SAT_OK);
+    if (p) {
+        ENSURE(sat_shape_contains(p, 0.5e-90, 0.5e-90));
+        ENSURE(!sat_shape_contains(p, 1.5e-90, 0.5e-90));
+        ENSURE_NEAR(sat_shape_area(p), 1e-180, 1e-194);
+        REFUSED(p, sat_shape_scale(p, 1e-20), SAT_ERR_RANGE);
+        sat_shape_free(p);
+    }
+    pts[1] = orc_v(1e-120, 0), pts[2] = orc_v(1e-120, 1e-120), pts[3] = orc_v(0, 1e-120);
+    p = sat_polygon_new(pts, 4, &st);
+    ENSURE(p == NULL && st == SAT_ERR_RANGE);
     sat_shape_free(b);
     sat_shape_free(c);
     sat_shape_free(p);
