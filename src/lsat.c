@@ -34,10 +34,10 @@ static const char *const response_keys[RK_COUNT] = {"a", "b", "overlap", "normal
                                                     "aInB", "bInA"};
 #define UV_KEY(k) lua_upvalueindex(UV_KEYS + (k))
 
-#define MT_VEC "sat.vec"
-#define MT_POLYGON "sat.polygon"
-#define MT_CIRCLE "sat.circle"
-#define MT_RESPONSE "sat.response"
+#define MT_VEC LSAT_MT_VEC
+#define MT_POLYGON LSAT_MT_POLYGON
+#define MT_CIRCLE LSAT_MT_CIRCLE
+#define MT_RESPONSE LSAT_MT_RESPONSE
 #define REG_STATE "sat.state"
 #define REG_NOFIELDS "sat.nofields"
 

@@ -7,6 +7,12 @@
 #include "compat.h"
 #include "sat.h"
 
+/* Registry names of the binding's metatables, shared by every src/lsat*.c. */
+#define LSAT_MT_VEC "sat.vec"
+#define LSAT_MT_POLYGON "sat.polygon"
+#define LSAT_MT_CIRCLE "sat.circle"
+#define LSAT_MT_RESPONSE "sat.response"
+
 /* The shape at idx, or NULL when it is not a sat shape (never raises). */
 sat_shape *lsat_toshape(lua_State *L, int idx);
 /* The shape at argument arg, or a Lua error "bad argument #arg to 'fn' (shape expected,

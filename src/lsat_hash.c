@@ -24,8 +24,8 @@
 
 #define MT_HASH "sat.hash"
 /* Registered by lsat.c (luaL_newmetatable): the vec and response types. */
-#define MT_VEC_NAME "sat.vec"
-#define MT_RESPONSE_NAME "sat.response"
+#define MT_VEC_NAME LSAT_MT_VEC
+#define MT_RESPONSE_NAME LSAT_MT_RESPONSE
 
 /* Every function here shares these upvalues: the metatables, then interned keys (no string
  * is hashed in the hot calls). */

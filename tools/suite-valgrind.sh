@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 mkdir -p build/logs
 
-specs="spec/gc_spec.lua spec/vec_spec.lua spec/shape_spec.lua spec/collide_spec.lua spec/errors_spec.lua spec/module_spec.lua"
+specs="spec/gc_spec.lua spec/vec_spec.lua spec/shape_spec.lua spec/collide_spec.lua spec/errors_spec.lua spec/module_spec.lua spec/world_spec.lua spec/world_callbacks_spec.lua spec/world_move_spec.lua"
 
 for tool in valgrind lua5.4 busted; do
   if ! command -v $tool >/dev/null 2>&1; then
