@@ -1,0 +1,60 @@
+-- The README's example (examples/quickstart.lua) prints what its "-->" comments say, and the
+-- scripted demo (examples/demo.lua) runs to the end with the contacts it narrates.
+local function run(path)
+  local out = {}
+  local env = setmetatable({
+    print = function(...)
+      local parts = {}
+      for i = 1, select("#", ...) do
+        -- Lua 5.3+ prints whole floats as "12.0"; LuaJIT and 5.1 as "12".
+        parts[i] = (tostring((select(i, ...))):gsub("^(%-?%d+)%.0$", "%1"))
+      end
+      out[#out + 1] = table.concat(parts, "  ")
+    end,
+  }, { __index = _G })
+  local chunk
+  if setfenv then
+    chunk = assert(loadfile(path))
+    setfenv(chunk, env)
+  else
+    chunk = assert(loadfile(path, "t", env))
+  end
+  chunk()
+  return out
+end
+
+local function expected(path)
+  local want = {}
+  for line in io.lines(path) do
+    local comment = line:match("%-%->%s*(.-)%s*$")
+    if comment then
+      want[#want + 1] = comment:gsub(":.*$", "") -- "true: the coin..." checks "true"
+    end
+  end
+  return want
+end
+
+describe("examples/quickstart.lua (the README example)", function()
+  it("prints what each --> comment says", function()
+    local got = run("examples/quickstart.lua")
+    local want = expected("examples/quickstart.lua")
+    assert.are.equal(#want, #got)
+    for i = 1, #want do
+      local normalized = got[i]:gsub("%s+", " ")
+      assert.are.equal(want[i]:gsub("%s+", " "), normalized)
+    end
+  end)
+end)
+
+describe("examples/demo.lua (make demo)", function()
+  it("runs every scene and reports the contacts it describes", function()
+    local text = table.concat(run("examples/demo.lua"), "\n")
+    assert.truthy(text:find("overlap 10, normal (1, 0), mtv (-10, 0), partial", 1, true))
+    assert.truthy(text:find("a is inside b", 1, true))
+    assert.truthy(text:find("collide(wall, ball)                overlap 5, normal (0, 1)", 1, true))
+    assert.truthy(text:find("overlap at the origin 1, at (1e9, -1e9) 1", 1, true))
+    assert.truthy(text:find("enter: player touches the wall", 1, true))
+    assert.truthy(text:find("exit: player leaves the floor", 1, true))
+    assert.truthy(text:find("Done.", 1, true))
+  end)
+end)
