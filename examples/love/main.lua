@@ -64,7 +64,7 @@ end
 -- 2. `love examples/love` run from a checkout: the repo two folders above the game.
 -- 3. A shipped game: sat/*.lua inside the game (found by LÖVE's own loader) and
 --    sat/core.so (core.dll on Windows) in a sat/ folder next to the .love file or the fused
---    executable. See docs/love.md.
+--    executable. See README.md, "Shipping sat with a game".
 local function findSat()
   local ext = package.config:sub(1, 1) == "\\" and "dll" or "so"
   local root = os.getenv("SAT_ROOT")
@@ -89,7 +89,7 @@ local ok, sat = pcall(require, "sat")
 if not ok then
   error("cannot load sat: " .. tostring(sat) .. "\n\nFrom a checkout: build the LuaJIT module "
         .. "(make LUA=luajit) and run sh tools/love-run.sh examples/love. A shipped game "
-        .. "bundles sat/core.so as docs/love.md says.", 0)
+        .. "bundles sat/core.so as README.md says (Shipping sat with a game).", 0)
 end
 local level = require("level")
 local script = require("script")
