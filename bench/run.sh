@@ -20,6 +20,13 @@ mkdir -p "$B"
 
 note() { echo "bench: $*" >&2; }
 
+# CPU seconds: busy (all cores, everyone), and this shell's children (the benchmarks: `times`
+# must run in this shell, not in a $(...) subshell). Their difference over the run is what
+# other programs took from the machine meanwhile.
+cpu_busy() { awk -v hz="$(getconf CLK_TCK)" '/^cpu /{ print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
+cpu_ours() { awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
 # Runs "$@" with its stdout appended to the results; a crash is remembered, not fatal.
 run() {
   label=$1
@@ -50,8 +57,9 @@ for lua in $LUAS; do
 done
 
 # ---- run --------------------------------------------------------------------------------
-started=$(date +%s)
-load_before=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
+started=$(uptime_s)
+busy0=$(cpu_busy)
+times >"$B/times.0"
 run "C core" "$B/core"
 for lua in $LUAS; do
   for part in binding world; do
@@ -59,8 +67,12 @@ for lua in $LUAS; do
       LUA_CPATH="$B/$lua/?.so" "$lua" "bench/$part.lua"
   done
 done
-load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
-note "ran in $(($(date +%s) - started)) s"
+times >"$B/times.1"
+busy1=$(cpu_busy)
+elapsed=$(awk "BEGIN { printf \"%.1f\", $(uptime_s) - $started }")
+others=$(awk "BEGIN { v = (($busy1 - $busy0) - ($(cpu_ours "$B/times.1") - $(cpu_ours "$B/times.0"))) / $elapsed;
+                      printf \"%.2f\", v < 0 ? 0 : v }")
+note "ran in $elapsed s; other programs used $others cores meanwhile"
 
 # ---- report -----------------------------------------------------------------------------
 if [ "$JSON" = 1 ]; then
@@ -71,8 +83,10 @@ else
     "$(nproc) cores; kernel $(uname -r)"
   echo "  compiler: $($CC --version | head -1), -O2"
   echo "  lua:      $(lua5.4 -v 2>&1 | cut -d' ' -f1-2); $(luajit -v 2>&1 | cut -d' ' -f1-2)"
-  echo "  load:     $load_before before, $load_after after (1-minute average; on this 2-core" \
-    "machine anything above ~0.3 means other work shared the cores and inflated the times)"
+  echo "  other programs used $others of the $(nproc) cores on average during the ${elapsed} s run"
+  if awk "BEGIN { exit !($others > 0.1) }"; then
+    echo "  WARNING: the machine was shared; here that can double the times below."
+  fi
   lua5.4 bench/report.lua "$RESULTS" || status=1
 fi
 exit $status
