@@ -28,4 +28,15 @@
  * stays touching frame after frame instead of flickering in and out of contact. */
 #define SAT_TOUCH_REL 1e-12
 
+/* Broad phase only: these widen the boxes and cell ranges a query examines, never a result.
+ * A shape's box is padded by SAT_BROAD_TOUCH_PAD times its touch tolerance, so that every
+ * pair the core calls touching has overlapping boxes, plus SAT_BROAD_ROUNDING ulps of the
+ * coordinates' magnitude (unit: multiples of DBL_EPSILON), for the rounding of boxes far from
+ * the origin. A segment query widens the rows it walks in each cell column by
+ * SAT_BROAD_SEGMENT_SLACK of the segment's height (unit: fraction), for the rounding of the
+ * column crossings. */
+#define SAT_BROAD_TOUCH_PAD 4.0
+#define SAT_BROAD_ROUNDING 8.0
+#define SAT_BROAD_SEGMENT_SLACK 1e-9
+
 #endif

@@ -123,7 +123,8 @@ static sat_aabb padded_box(const sat_shape *s)
 {
     sat_aabb b = sat_shape_bbox(s);
     double far = fabs(s->pos.x) + fabs(s->pos.y) + s->bound;
-    double pad = 4.0 * SAT_TOUCH_REL * s->bound + 8.0 * DBL_EPSILON * far + DBL_MIN;
+    double pad = SAT_BROAD_TOUCH_PAD * SAT_TOUCH_REL * s->bound +
+                 SAT_BROAD_ROUNDING * DBL_EPSILON * far + DBL_MIN;
     b.x1 -= pad;
     b.y1 -= pad;
     b.x2 += pad;
@@ -573,7 +574,8 @@ static int finish_ids(sat_hash *h, size_t n, const uint32_t **out)
 static sat_aabb point_box(double x1, double y1, double x2, double y2)
 {
     sat_aabb q;
-    double pad = 8.0 * DBL_EPSILON * (fabs(x1) + fabs(y1) + fabs(x2) + fabs(y2)) + DBL_MIN;
+    double pad = SAT_BROAD_ROUNDING * DBL_EPSILON * (fabs(x1) + fabs(y1) + fabs(x2) + fabs(y2)) +
+                 DBL_MIN;
     q.x1 = (x1 < x2 ? x1 : x2) - pad;
     q.y1 = (y1 < y2 ? y1 : y2) - pad;
     q.x2 = (x1 < x2 ? x2 : x1) + pad;
@@ -646,7 +648,8 @@ static int gather_segment(sat_hash *h, sat_vec p1, sat_vec p2)
         if (dx != 0.0) {
             double ta = (xa - p1.x) / dx, tb = (xb - p1.x) / dx;
             double u = p1.y + dy * ta, w = p1.y + dy * tb;
-            double slack = 8.0 * DBL_EPSILON * (fabs(u) + fabs(w)) + (q.y2 - q.y1) * 1e-9;
+            double slack = SAT_BROAD_ROUNDING * DBL_EPSILON * (fabs(u) + fabs(w)) +
+                           (q.y2 - q.y1) * SAT_BROAD_SEGMENT_SLACK;
             ya = (u < w ? u : w) - slack;
             yb = (u < w ? w : u) + slack;
             if (ya < q.y1)
