@@ -507,6 +507,35 @@ static void key_push(sat_hash *h, size_t *n, uint32_t i)
     (*n)++;
 }
 
+/* The entries filed in cell (cx, cy) whose boxes overlap q and that this query has not met
+ * yet (the stamp), into h->keys. */
+static void gather_cell(sat_hash *h, int64_t cx, int64_t cy, const sat_aabb *q, uint32_t stamp,
+                        size_t *n)
+{
+    for (uint32_t id = h->heads[bucket_of(h, cx, cy)]; id != SAT_HASH_NONE;
+         id = h->nodes[id].next) {
+        uint32_t i = h->nodes[id].entry;
+        hentry *e = &h->e[i];
+        if (e->stamp == stamp)
+            continue;
+        e->stamp = stamp;
+        if (box_overlap(&e->box, q))
+            key_push(h, n, i);
+    }
+}
+
+/* The same for the shapes too big to be filed in cells. */
+static void gather_bigs(sat_hash *h, const sat_aabb *q, uint32_t stamp, size_t *n)
+{
+    for (size_t k = 0; k < h->nbig; k++) {
+        uint32_t i = h->bigs[k];
+        if (h->e[i].stamp != stamp && box_overlap(&h->e[i].box, q)) {
+            h->e[i].stamp = stamp;
+            key_push(h, n, i);
+        }
+    }
+}
+
 /* Every entry (except self) whose box overlaps q, once each, into h->keys; the count, or
  * -1 when out of memory. */
 static int gather_box(sat_hash *h, sat_aabb q, uint32_t self)
@@ -529,27 +558,10 @@ static int gather_box(sat_hash *h, sat_aabb q, uint32_t self)
         }
         return (int)n;
     }
-    for (int64_t cy = y0; cy <= y1; cy++) {
-        for (int64_t cx = x0; cx <= x1; cx++) {
-            for (uint32_t id = h->heads[bucket_of(h, cx, cy)]; id != SAT_HASH_NONE;
-                 id = h->nodes[id].next) {
-                uint32_t i = h->nodes[id].entry;
-                hentry *e = &h->e[i];
-                if (e->stamp == stamp)
-                    continue;
-                e->stamp = stamp;
-                if (box_overlap(&e->box, &q))
-                    key_push(h, &n, i);
-            }
-        }
-    }
-    for (size_t k = 0; k < h->nbig; k++) {
-        uint32_t i = h->bigs[k];
-        if (h->e[i].stamp != stamp && box_overlap(&h->e[i].box, &q)) {
-            h->e[i].stamp = stamp;
-            key_push(h, &n, i);
-        }
-    }
+    for (int64_t cy = y0; cy <= y1; cy++)
+        for (int64_t cx = x0; cx <= x1; cx++)
+            gather_cell(h, cx, cy, &q, stamp, &n);
+    gather_bigs(h, &q, stamp, &n);
     return (int)n;
 }
 
@@ -658,26 +670,10 @@ static int gather_segment(sat_hash *h, sat_vec p1, sat_vec p2)
                 yb = q.y2;
         }
         int64_t ra = cell_of(ya, h->inv), rb = cell_of(yb, h->inv);
-        for (int64_t cy = ra; cy <= rb; cy++) {
-            for (uint32_t id = h->heads[bucket_of(h, cx, cy)]; id != SAT_HASH_NONE;
-                 id = h->nodes[id].next) {
-                uint32_t i = h->nodes[id].entry;
-                hentry *e = &h->e[i];
-                if (e->stamp == stamp)
-                    continue;
-                e->stamp = stamp;
-                if (box_overlap(&e->box, &q))
-                    key_push(h, &n, i);
-            }
-        }
+        for (int64_t cy = ra; cy <= rb; cy++)
+            gather_cell(h, cx, cy, &q, stamp, &n);
     }
-    for (size_t k = 0; k < h->nbig; k++) {
-        uint32_t i = h->bigs[k];
-        if (h->e[i].stamp != stamp && box_overlap(&h->e[i].box, &q)) {
-            h->e[i].stamp = stamp;
-            key_push(h, &n, i);
-        }
-    }
+    gather_bigs(h, &q, stamp, &n);
     return (int)n;
 }
 
