@@ -1,15 +1,8 @@
 -- The narrow phase through Lua: sat.test, shape:collidesWith, sat.collide and responses.
 local sat = require("sat")
 
-local function err(f)
-  local ok, e = pcall(f)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
-
-local function has(msg, text)
-  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
-end
+local support = require("spec.support")
+local err, has = support.err, support.has
 
 local function ngon(n, cx, cy, r, clockwise)
   local t = {}

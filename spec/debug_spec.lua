@@ -42,15 +42,8 @@ local function sameList(expected, got, tol)
   for i = 1, #expected do assert.is_near(expected[i], got[i], tol or 1e-9) end
 end
 
-local function err(f)
-  local ok, e = pcall(f)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
-
-local function has(msg, text)
-  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
-end
+local support = require("spec.support")
+local err, has = support.err, support.has
 
 describe("sat.debug without LÖVE", function()
   it("is not loaded by require('sat'), and loading it does not load LÖVE", function()

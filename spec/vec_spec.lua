@@ -3,15 +3,8 @@ local sat = require("sat")
 local vec = sat.vec
 
 -- The message of the error f raises (fails the test when f does not raise).
-local function err(f)
-  local ok, e = pcall(f)
-  assert.is_false(ok, "expected an error")
-  return tostring(e)
-end
-
-local function has(msg, text)
-  assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
-end
+local support = require("spec.support")
+local err, has = support.err, support.has
 
 local function near(x, y, v, tol)
   tol = tol or 1e-12
