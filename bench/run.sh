@@ -75,18 +75,26 @@ others=$(awk "BEGIN { v = (($busy1 - $busy0) - ($(cpu_ours "$B/times.1") - $(cpu
 note "ran in $elapsed s; other programs used $others cores meanwhile"
 
 # ---- report -----------------------------------------------------------------------------
-if [ "$JSON" = 1 ]; then
-  cat "$RESULTS"
-else
-  echo "sat benchmarks - $(date -u +%Y-%m-%d)"
+machine() {
+  echo "sat benchmarks, $(date -u +%Y-%m-%d)"
   echo "  cpu:      $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)," \
-    "$(nproc) cores; kernel $(uname -r)"
+    "$(nproc) cores; L2 $(lscpu 2>/dev/null | sed -n 's/^L2 cache: *//p'), L3" \
+    "$(lscpu 2>/dev/null | sed -n 's/^L3 cache: *//p'); kernel $(uname -r)"
   echo "  compiler: $($CC --version | head -1), -O2"
   echo "  lua:      $(lua5.4 -v 2>&1 | cut -d' ' -f1-2); $(luajit -v 2>&1 | cut -d' ' -f1-2)"
   echo "  other programs used $others of the $(nproc) cores on average during the ${elapsed} s run"
   if awk "BEGIN { exit !($others > 0.1) }"; then
     echo "  WARNING: the machine was shared; here that can double the times below."
   fi
+}
+
+# The same report in markdown, for docs/bench.md.
+{ echo '```'; machine; echo '```'; lua5.4 bench/report.lua "$RESULTS" --markdown; } >"$B/results.md"
+
+if [ "$JSON" = 1 ]; then
+  cat "$RESULTS"
+else
+  machine
   lua5.4 bench/report.lua "$RESULTS" || status=1
 fi
 exit $status
