@@ -33,27 +33,6 @@ static inline void best_init(best_axis *b)
     b->b_in_a = 1;
 }
 
-/* Returns 0 when n separates the intervals; otherwise, with `full`, keeps the least depth. */
-static inline int consider(double amin, double amax, double bmin, double bmax, sat_vec n,
-                           double tol, best_axis *best, int full)
-{
-    double p = amax - bmin, q = bmax - amin;
-    if (p < -tol || q < -tol)
-        return 0;
-    if (full) {
-        if (p <= q) {
-            if (p < best->depth) {
-                best->depth = p;
-                best->normal = n;
-            }
-        } else if (q < best->depth) {
-            best->depth = q;
-            best->normal = sat__neg(n);
-        }
-    }
-    return 1;
-}
-
 /* Interval of a polygon's offsets (relative to its position) along n. */
 static inline void project_polygon(const sat_shape *s, sat_vec n, double *lo, double *hi)
 {
@@ -91,109 +70,163 @@ static inline void finish(const best_axis *best, double tol, sat_result *r)
     r->b_in_a = best->b_in_a;
 }
 
+/* Keeps the least depth with conditional moves instead of branches the predictor would have
+ * to guess (which axis is least is random from one pair to the next; whether a pair is apart
+ * is too, but exiting early on a separating axis saves more than its misprediction costs). */
+typedef struct least_axis {
+    double depth;
+    int index;   /* which axis */
+    int flip;    /* the normal is the axis negated */
+} least_axis;
+
+static inline void least_init(least_axis *l)
+{
+    l->depth = HUGE_VAL;
+    l->index = 0;
+    l->flip = 0;
+}
+
+static inline void least_consider(least_axis *l, double p, double q, int index)
+{
+    double depth = p <= q ? p : q;
+    int better = depth < l->depth;
+    l->depth = better ? depth : l->depth;
+    l->index = better ? index : l->index;
+    l->flip = better ? p > q : l->flip;
+}
+
 /* ---- polygon / polygon ---------------------------------------------------------------- */
 
+/* Along a's normal i, a's interval is cached (support and width) and b's is scanned; then
+ * the same with the roles swapped. Axes are numbered a's first, then b's. */
 static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_vec d,
                                   double tol, sat_result *r, int full)
 {
-    best_axis best;
     const sat_vec *na = sat__cnormal(a), *pa = sat__cplane(a);
     const sat_vec *nb = sat__cnormal(b), *pb = sat__cplane(b);
     double sa = a->scale, sb = b->scale;
-    best_init(&best);
+    int a_in_b = 1, b_in_a = 1;
+    least_axis least;
+    least_init(&least);
 
-    /* a's own normals: its interval is cached (support and width), b's is scanned. */
     for (int i = 0; i < a->count; i++) {
         sat_vec n = na[i];
         double amax = sa * pa[i].x, amin = amax - sa * pa[i].y, lo, hi, dn = sat__dot(d, n);
         project_polygon(b, n, &lo, &hi);
-        double bmin = dn + lo, bmax = dn + hi;
-        if (!consider(amin, amax, bmin, bmax, n, tol, &best, full))
-            return 0;
-        if (full) {
-            if (bmin < amin - tol || bmax > amax + tol) best.b_in_a = 0;
-            if (amin < bmin - tol || amax > bmax + tol) best.a_in_b = 0;
-        }
+        double bmin = dn + lo, bmax = dn + hi, p = amax - bmin, q = bmax - amin;
+        if (p < -tol || q < -tol)
+            return 0; /* the scans cost more than a mispredicted exit */
+        if (!full)
+            continue;
+        least_consider(&least, p, q, i);
+        b_in_a &= (bmin >= amin - tol) & (bmax <= amax + tol);
+        a_in_b &= (amin >= bmin - tol) & (amax <= bmax + tol);
     }
     for (int j = 0; j < b->count; j++) {
         sat_vec n = nb[j];
         double dn = sat__dot(d, n), bmax = dn + sb * pb[j].x, bmin = bmax - sb * pb[j].y;
         double amin, amax;
         project_polygon(a, n, &amin, &amax);
-        if (!consider(amin, amax, bmin, bmax, n, tol, &best, full))
+        double p = amax - bmin, q = bmax - amin;
+        if (p < -tol || q < -tol)
             return 0;
-        if (full) {
-            if (bmin < amin - tol || bmax > amax + tol) best.b_in_a = 0;
-            if (amin < bmin - tol || amax > bmax + tol) best.a_in_b = 0;
-        }
+        if (!full)
+            continue;
+        least_consider(&least, p, q, a->count + j);
+        b_in_a &= (bmin >= amin - tol) & (bmax <= amax + tol);
+        a_in_b &= (amin >= bmin - tol) & (amax <= bmax + tol);
     }
-    if (full)
-        finish(&best, tol, r);
+    if (!full)
+        return 1;
+    sat_vec n = least.index < a->count ? na[least.index] : nb[least.index - a->count];
+    best_axis best;
+    best.depth = least.depth;
+    best.normal = least.flip ? sat__neg(n) : n;
+    best.a_in_b = a_in_b;
+    best.b_in_a = b_in_a;
+    finish(&best, tol, r);
     return 1;
 }
 
 /* ---- polygon / circle ----------------------------------------------------------------- */
 
+/* The polygon's edge normals, and the axis from the centre to the polygon's closest vertex
+ * when the centre lies in that vertex's region (beyond both of its edges): only there can it
+ * be the axis of least depth, and there the polygon's interval along it starts at that
+ * vertex, so it costs no scan. One pass finds the edge depths and the closest vertex. */
 static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec d,
                                  double tol, sat_result *r, int full)
 {
-    best_axis best;
     const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a), *o = sat__coff(a);
-    double s = a->scale, rad = b->radius;
-    best_init(&best);
+    double s = a->scale, rad = b->radius, near2 = HUGE_VAL, far2 = 0.0;
+    int k = 0, c_in_p = 1, count = a->count;
+    least_axis least;
+    least_init(&least);
 
-    for (int i = 0; i < a->count; i++) {
+    for (int i = 0; i < count; i++) {
         double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
-        if (!consider(amin, amax, dn - rad, dn + rad, n[i], tol, &best, full))
-            return 0;
-        if (full && dn + rad > amax + tol)
-            best.b_in_a = 0;
-    }
-
-    /* The axis through the centre and the closest vertex: exact in the vertex regions. */
-    int k = 0;
-    double near2 = HUGE_VAL, far2 = 0.0;
-    for (int i = 0; i < a->count; i++) {
+        double p = amax - (dn - rad), q = (dn + rad) - amin;
         sat_vec w = sat__sub(o[i], d);
         double d2 = sat__dot(w, w);
-        if (d2 < near2) {
-            near2 = d2;
-            k = i;
-        }
-        if (d2 > far2)
-            far2 = d2;
-    }
-    sat_vec u = sat__normalize(sat__sub(o[k], d), NULL);
-    if (u.x != 0.0 || u.y != 0.0) {
-        double amin, amax, du = sat__dot(d, u);
-        project_polygon(a, u, &amin, &amax);
-        if (!consider(amin, amax, du - rad, du + rad, u, tol, &best, full))
+        int nearer = d2 < near2;
+        near2 = nearer ? d2 : near2;
+        k = nearer ? i : k;
+        if (p < -tol || q < -tol)
             return 0;
+        if (!full)
+            continue;
+        least_consider(&least, p, q, i);
+        c_in_p &= dn + rad <= amax + tol;
+        far2 = d2 > far2 ? d2 : far2;
     }
-    if (full) {
-        double reach = rad + tol;
-        best.a_in_b = far2 <= reach * reach;
-        finish(&best, tol, r);
+
+    sat_vec vk = o[k], w = sat__sub(d, vk); /* vertex -> centre */
+    sat_vec prev = o[k == 0 ? count - 1 : k - 1], next = o[k + 1 == count ? 0 : k + 1];
+    int vertex_axis = sat__dot(w, sat__sub(vk, prev)) > 0.0 && sat__dot(w, sat__sub(next, vk)) < 0.0;
+    sat_vec u = sat__v(0.0, 0.0);
+    double qv = HUGE_VAL;
+    if (vertex_axis) {
+        /* u from the centre toward the vertex; the polygon's interval along u starts at the
+         * vertex, so moving the polygon along +u (depth qv) is the short way out. */
+        u = sat__normalize(sat__neg(w), NULL);
+        if (u.x != 0.0 || u.y != 0.0) {
+            qv = (sat__dot(d, u) + rad) - sat__dot(vk, u);
+            if (qv < -tol)
+                return 0;
+        }
     }
+    if (!full)
+        return 1;
+
+    best_axis best;
+    int use_vertex = qv < least.depth;
+    best.depth = use_vertex ? qv : least.depth;
+    best.normal = use_vertex ? sat__neg(u) : least.flip ? sat__neg(n[least.index]) : n[least.index];
+    best.b_in_a = c_in_p;
+    double reach = rad + tol;
+    best.a_in_b = far2 <= reach * reach;
+    finish(&best, tol, r);
     return 1;
 }
 
 /* ---- circle / circle ------------------------------------------------------------------ */
 
+/* Decided on squared distances (no square root unless they touch), the same way for the
+ * yes/no test and the full result, so the two always agree. */
 static inline int circle_circle(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
                                 sat_result *r, int full)
 {
-    double dist, depth;
-    sat_vec n = sat__normalize(d, &dist);
-    depth = a->radius + b->radius - dist;
-    if (depth < -tol)
+    double reach = a->radius + b->radius + tol;
+    if (sat__dot(d, d) > reach * reach)
         return 0;
     if (full) {
+        double dist;
+        sat_vec n = sat__normalize(d, &dist);
         best_axis best;
         best_init(&best); /* concentric: the normal stays (1, 0) */
         if (n.x != 0.0 || n.y != 0.0)
             best.normal = n;
-        best.depth = depth;
+        best.depth = a->radius + b->radius - dist;
         best.a_in_b = dist + a->radius <= b->radius + tol;
         best.b_in_a = dist + b->radius <= a->radius + tol;
         finish(&best, tol, r);

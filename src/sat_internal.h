@@ -27,29 +27,43 @@ static inline sat_vec sat__add(sat_vec a, sat_vec b) { return sat__v(a.x + b.x, 
 static inline sat_vec sat__neg(sat_vec a) { return sat__v(-a.x, -a.y); }
 static inline sat_vec sat__mul(sat_vec a, double k) { return sat__v(a.x * k, a.y * k); }
 
-/* Length without overflow or underflow: the plain formula when the square is safely in
- * range (always, for coordinates within SAT_MAX_COORD of normal size), hypot otherwise. */
+/* Squares of lengths in this range neither overflow nor lose bits to underflow. */
+#define SAT__SQ_LO 1e-280
+#define SAT__SQ_HI 1e300
+
+/* Outside that range, a rescale by a power of two is exact and brings the square back into
+ * it; one step is enough for any finite double. Inline, without calls, so the common path
+ * keeps its registers. Returns the factor applied (1 when none). */
+static inline double sat__rescale(sat_vec *a, double *l2)
+{
+    double k = 1.0;
+    if (!(*l2 > SAT__SQ_LO && *l2 < SAT__SQ_HI)) {
+        k = *l2 < 1.0 ? 0x1p600 : 0x1p-600;
+        a->x *= k;
+        a->y *= k;
+        *l2 = a->x * a->x + a->y * a->y;
+    }
+    return k;
+}
+
+/* Length, without overflow or underflow. */
 static inline double sat__len(sat_vec a)
 {
     double l2 = a.x * a.x + a.y * a.y;
-    if (l2 > 1e-280 && l2 < 1e300)
-        return sqrt(l2);
-    return hypot(a.x, a.y);
+    double k = sat__rescale(&a, &l2);
+    return sqrt(l2) / k;
 }
 
-/* For vectors too small or too large to square (sat_shape.c). */
-sat_vec sat__normalize_rescaled(sat_vec a, double *len);
-
-/* Guarded normalize: a zero (or non-finite length) vector in, a zero vector out; always
- * unit otherwise, subnormal inputs included. */
+/* Guarded normalize: a zero (or non-finite) vector in, a zero vector out; otherwise unit,
+ * subnormal and huge inputs included. */
 static inline sat_vec sat__normalize(sat_vec a, double *len)
 {
     double l2 = a.x * a.x + a.y * a.y;
-    if (!(l2 > 1e-280 && l2 < 1e300))
-        return sat__normalize_rescaled(a, len);
-    double l = sqrt(l2);
+    double k = sat__rescale(&a, &l2), l = sqrt(l2);
     if (len)
-        *len = l;
+        *len = l / k;
+    if (!(l > 0.0) || !(l < HUGE_VAL))
+        return sat__v(0.0, 0.0);
     return sat__v(a.x / l, a.y / l);
 }
 

@@ -43,21 +43,6 @@ size_t sat_shape_bytes(const sat_shape *s)
     return s->kind == SAT_POLYGON ? sat_polygon_bytes(s->count) : sat_circle_bytes();
 }
 
-sat_vec sat__normalize_rescaled(sat_vec a, double *len)
-{
-    int e;
-    double l = hypot(a.x, a.y);
-    if (len)
-        *len = l;
-    if (!(l > 0.0) || !isfinite(l))
-        return sat__v(0.0, 0.0);
-    /* A power of two rescales exactly: the division then sees every bit the input has. */
-    (void)frexp(l, &e);
-    a = sat__v(ldexp(a.x, -e), ldexp(a.y, -e));
-    l = sqrt(a.x * a.x + a.y * a.y);
-    return sat__v(a.x / l, a.y / l);
-}
-
 static void init_common(sat_shape *s, sat_kind kind)
 {
     s->kind = kind;
