@@ -64,26 +64,28 @@ typedef enum sat_status {
 
 /* Read-only to users: build with sat_*_init / sat_*_new, change with the functions below. */
 typedef struct sat_shape {
+    /* What a pair test reads comes first: 64 bytes, one cache line. */
     sat_kind kind;
     int count;              /* polygon vertices after validation; 0 for a circle */
+    sat_vec pos;            /* position (centroid), high part */
+    sat_vec pos_lo;         /* position, low-order part: position = pos + pos_lo */
+    double scale;           /* uniform scale, > 0 (1 for circles) */
+    double radius;          /* circle radius; 0 for polygons */
+    double bound;           /* world-size bounding radius about the position */
     uint32_t category;      /* filter bits for broad phases (default 1) */
     uint32_t mask;          /* categories this shape accepts (default all) */
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     uint64_t gen;           /* incremented by every change of transform or geometry */
-    sat_vec pos;            /* position (centroid), high part */
-    sat_vec pos_lo;         /* position, low-order part: position = pos + pos_lo */
     double angle;           /* rotation, radians */
     double cos_a, sin_a;    /* of angle */
-    double scale;           /* uniform scale, > 0 */
-    double radius;          /* circle radius at scale 1; 0 for polygons */
-    double bound;           /* world-size bounding radius about the position */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
-    /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame):
-     *   [0, n)    local points about the centroid, scale 1
-     *   [n, 2n)   local unit normal of edge i (from point i to point i+1)
-     *   [2n, 3n)  x: local support of edge i along its normal, y: width along it
-     *   [3n, 4n)  world-oriented offsets: rotate(scale * local point)
-     *   [4n, 5n)  world-oriented unit normals */
+    /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a
+     * pair test reads first:
+     *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
+     *   [n, 2n)   x: local support of edge i along its normal, y: width along it
+     *   [2n, 3n)  world-oriented offsets: rotate(scale * local point)
+     *   [3n, 4n)  local points about the centroid, scale 1
+     *   [4n, 5n)  local unit normal of edge i */
     sat_vec v[];
 } sat_shape;
 

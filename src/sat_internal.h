@@ -98,16 +98,16 @@ static inline sat_vec sat__relative(const sat_shape *s, double x, double y)
 }
 
 /* Polygon storage (see sat.h). */
-static inline sat_vec *sat__local(sat_shape *s) { return s->v; }
-static inline sat_vec *sat__lnormal(sat_shape *s) { return s->v + s->count; }
-static inline sat_vec *sat__plane(sat_shape *s) { return s->v + 2 * s->count; }
-static inline sat_vec *sat__off(sat_shape *s) { return s->v + 3 * s->count; }
-static inline sat_vec *sat__normal(sat_shape *s) { return s->v + 4 * s->count; }
+static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
+static inline sat_vec *sat__plane(sat_shape *s) { return s->v + s->count; }
+static inline sat_vec *sat__off(sat_shape *s) { return s->v + 2 * s->count; }
+static inline sat_vec *sat__local(sat_shape *s) { return s->v + 3 * s->count; }
+static inline sat_vec *sat__lnormal(sat_shape *s) { return s->v + 4 * s->count; }
 
-static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v; }
-static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + 2 * s->count; }
-static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 3 * s->count; }
-static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v + 4 * s->count; }
+static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
+static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->count; }
+static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
+static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
 
 /* The gap up to which a pair counts as touching. */
 static inline double sat__touch_tol(const sat_shape *a, const sat_shape *b)
