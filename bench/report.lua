@@ -95,14 +95,19 @@ local function figure(label, name, limit, text, context)
 end
 
 -- ---- C core -------------------------------------------------------------------------------
-local pairs_n = get("c.poly8_poly8.pairs")
-header("C core: ns per call, median of 7 passes over a seeded table")
-say(string.format("  cold: %s pairs, each with its own two shapes, laid out in call order",
-  pairs_n and string.format("%d", pairs_n) or "?"))
-say(string.format("        (poly8 table %s; %s of %s overlap). hot: as many calls over 512",
-  get("c.poly8_poly8.table_kb") and string.format("%.0f MB", get("c.poly8_poly8.table_kb") / 1024)
-    or "?", fmt(get("c.poly8_poly8.overlapping"), "count"), fmt(pairs_n, "count")))
-say("        such pairs (in L2), in random order: the arithmetic without the memory traffic.")
+local calls = get("c.calls")
+local function mb(name)
+  local kb = get(name)
+  return kb and string.format("%.1f MB", kb / 1024) or "?"
+end
+header("C core: ns per call, median of 7 passes of " .. fmt(calls, "count") ..
+  " seeded random calls (about half overlapping)")
+say(string.format("  world: over %s distinct pairs (poly8 table %s, in L3 like a game world's",
+  fmt(get("c.poly8_poly8.distinct"), "count"), mb("c.poly8_poly8.table_kb")))
+say(string.format("         shapes; %s of %s calls overlap). cold: every call its own pair",
+  fmt(get("c.poly8_poly8.overlapping"), "count"), fmt(calls, "count")))
+say(string.format("         (%s: DRAM latency). hot: %s pairs in L2 (the arithmetic alone).",
+  mb("c.poly8_poly8.cold.table_kb"), fmt(get("c.poly8_poly8.hot.distinct"), "count")))
 local core_rows = {
   { "poly8 vs poly8, sat_test", "c.poly8_poly8.test", 150 },
   { "poly8 vs poly8, sat_collide", "c.poly8_poly8.collide", 250 },
@@ -113,8 +118,11 @@ local core_rows = {
 for _, c in ipairs(core_rows) do
   figure(c[1], c[2], c[3])
 end
-for _, c in ipairs(core_rows) do
-  figure(c[1] .. " (hot)", c[2]:gsub("^(c%.[^.]+)%.", "%1.hot."), c[3], nil, true)
+for _, which in ipairs({ "cold", "hot" }) do
+  for _, c in ipairs(core_rows) do
+    figure(c[1] .. " (" .. which .. ")", c[2]:gsub("^(c%.[^.]+)%.", "%1." .. which .. "."), c[3], nil,
+      true)
+  end
 end
 
 -- ---- binding ------------------------------------------------------------------------------
