@@ -88,7 +88,7 @@ machine() {
   fi
 }
 
-# The same report in markdown, for docs/bench.md.
+# The same report in markdown, for the README's benchmark section (build/bench/results.md).
 { echo '```'; machine; echo '```'; lua5.4 bench/report.lua "$RESULTS" --markdown; } >"$B/results.md"
 
 if [ "$JSON" = 1 ]; then
