@@ -4,6 +4,7 @@
 # failure. Counts are the binary's (test functions). Last line: `c-asan-ubsan: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/.."
+. tools/ctest-run.sh
 mkdir -p build/logs
 name=c-asan-ubsan
 log=build/logs/c-tests-san.log
@@ -15,24 +16,8 @@ if ! make --no-print-directory build/c/tests-san >build/logs/c-build-san.log 2>&
   exit 1
 fi
 
-ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1:check_initialization_order=1 \
-UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-  ./build/c/tests-san >"$log" 2>&1
-rc=$?
-cat "$log"
-last=$(tail -n 1 "$log")
-if echo "$last" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
-  pass=${last%% passed*}
-  fail=${last#*passed, }
-  fail=${fail%% failed}
-  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-    echo "build/c/tests-san exited with status $rc (a sanitizer report, e.g. a leak)"
-    fail=1
-  fi
-else
-  echo "build/c/tests-san stopped before its summary line (status $rc): a sanitizer report or a crash, above"
-  pass=0
-  fail=1
-fi
+export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1:check_initialization_order=1 \
+  UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+run_ctest ./build/c/tests-san "$log" "a sanitizer report or a crash, above"
 echo "$name: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
 # build is warning-free with clang too. Last line: `c: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/.."
+. tools/ctest-run.sh
 mkdir -p build/logs
 name=c
 log=build/logs/c-tests.log
@@ -16,23 +17,7 @@ if ! make --no-print-directory build/c/tests >build/logs/c-build.log 2>&1; then
   exit 1
 fi
 
-./build/c/tests >"$log" 2>&1
-rc=$?
-cat "$log"
-last=$(tail -n 1 "$log")
-if echo "$last" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
-  pass=${last%% passed*}
-  fail=${last#*passed, }
-  fail=${fail%% failed}
-  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-    echo "build/c/tests exited with status $rc"
-    fail=1
-  fi
-else
-  echo "build/c/tests ended without its summary line (status $rc): crashed?"
-  pass=0
-  fail=1
-fi
+run_ctest ./build/c/tests "$log" "a crash?"
 
 # The same sources with clang, warnings as errors (built, not run).
 if command -v clang >/dev/null 2>&1; then
