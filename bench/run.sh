@@ -5,7 +5,7 @@
 # Builds and notes go to stderr. Exits 0 unless a build fails or a benchmark crashes:
 # a missed speed target is reported, never fatal.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 B=build/bench
 CC=${CC:-cc}

@@ -3,7 +3,7 @@
 #   built in: build (warning-free C with gcc and clang, per Lua), lint (luacheck per file)
 #   then each tools/suite-*.sh, whose last line must be "<name>: N passed, M failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/logs
 total_pass=0
 total_fail=0

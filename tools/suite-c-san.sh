@@ -3,7 +3,7 @@
 # -O1, -fno-sanitize-recover=all): any report, leaks included, is fatal and counts as a
 # failure. Counts are the binary's (test functions). Last line: `c-asan-ubsan: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . tools/ctest-run.sh
 mkdir -p build/logs
 name=c-asan-ubsan

@@ -4,7 +4,7 @@
 # (-O2, $CC) and run. Counts are the binary's (test functions), plus one check that the test
 # build is warning-free with clang too. Last line: `c: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . tools/ctest-run.sh
 mkdir -p build/logs
 name=c

@@ -6,7 +6,7 @@
 # Without a clang that can link libFuzzer the suite is skipped with a note.
 # Last line: `fuzz: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/logs build/fuzz/corpus
 name=fuzz
 seconds=${FUZZ_SECONDS:-30}

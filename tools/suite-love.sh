@@ -4,7 +4,7 @@
 # LÖVE is optional for the library: without love or xvfb-run this suite reports 0 and 0.
 # Last line: `love: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 if ! command -v love >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
   echo "note: love and xvfb-run are needed for this suite (apt-get install love xvfb xauth)"

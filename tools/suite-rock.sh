@@ -5,7 +5,7 @@
 # runs a collision. The build happens in a copy of the sources (luarocks leaves .o files).
 # Last line: `luarocks: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 root=$(pwd)
 pass=0
 fail=0

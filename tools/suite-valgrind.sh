@@ -8,7 +8,8 @@
 # see what valgrind cannot (undefined behaviour, overflows inside one allocation).
 # Last line: `valgrind: N passed, M failed`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
+. tools/tap-count.sh
 mkdir -p build/logs
 
 specs="spec/gc_spec.lua spec/vec_spec.lua spec/shape_spec.lua spec/collide_spec.lua spec/errors_spec.lua spec/module_spec.lua spec/world_spec.lua spec/world_callbacks_spec.lua spec/world_move_spec.lua"
@@ -37,14 +38,7 @@ for spec in $specs; do
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     --log-file="$vlog" lua5.4 "$busted" -o TAP "$spec" >"$log" 2>&1
   rc=$?
-  pass=$(grep -c '^ok ' "$log")
-  fail=$(grep -c '^not ok ' "$log")
-  # the TAP plan says how many ran: a result line lost in the log is a failure too
-  plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
-  if [ -n "$plan" ] && [ $((pass + fail)) -lt "$plan" ]; then
-    echo "$log: $((plan - pass - fail)) of $plan results missing"
-    fail=$((plan - pass))
-  fi
+  tap_count "$log"
   awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
   if [ -s "$vlog" ] || [ "$rc" -eq 99 ]; then
     echo "$spec: valgrind reported errors:"
@@ -73,14 +67,7 @@ if [ -f "$asan" ] && [ -f "$ubsan" ]; then
       LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/asan-lua5.4/?.so;;' \
       lua5.4 "$busted" -o TAP $specs >"$log" 2>&1
     rc=$?
-    pass=$(grep -c '^ok ' "$log")
-    fail=$(grep -c '^not ok ' "$log")
-  # the TAP plan says how many ran: a result line lost in the log is a failure too
-  plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
-  if [ -n "$plan" ] && [ $((pass + fail)) -lt "$plan" ]; then
-    echo "$log: $((plan - pass - fail)) of $plan results missing"
-    fail=$((plan - pass))
-  fi
+    tap_count "$log"
     awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
     if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
       grep -A20 -E 'ERROR: AddressSanitizer|runtime error' "$log" | head -n 40
