@@ -86,5 +86,6 @@ void run_transform_tests(void);
 void run_query_tests(void);
 void run_collide_tests(void);
 void run_property_tests(void);
+void run_hash_tests(void);
 
 #endif

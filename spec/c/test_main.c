@@ -1,7 +1,7 @@
 /*
  * test_main.c - runs every area of the C core's tests and prints "N passed, M failed"
  * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform, query,
- * collide, property; no argument runs them all.
+ * collide, property, hash; no argument runs them all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -60,6 +60,7 @@ static const area areas[] = {
     {"query", run_query_tests},
     {"collide", run_collide_tests},
     {"property", run_property_tests},
+    {"hash", run_hash_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))
