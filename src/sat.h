@@ -140,6 +140,9 @@ sat_status sat_shape_rotate(sat_shape *s, double dangle);
 double sat_shape_rotation(const sat_shape *s);
 sat_status sat_shape_scale(sat_shape *s, double factor); /* multiplies the scale */
 sat_status sat_circle_set_radius(sat_shape *s, double radius); /* world radius */
+/* Filter bits for broad phases: s meets t only when each one's category is in the other's
+ * mask. Not a change of transform (gen stays). */
+void sat_shape_set_filter(sat_shape *s, uint32_t category, uint32_t mask);
 double sat_circle_radius(const sat_shape *s);                  /* world radius */
 
 /* ---- queries ------------------------------------------------------------------------- */

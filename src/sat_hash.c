@@ -652,9 +652,10 @@ static int gather_segment(sat_hash *h, sat_vec p1, sat_vec p2)
     double dx = p2.x - p1.x, dy = p2.y - p1.y;
     for (int64_t cx = x0; cx <= x1; cx++) {
         double xa = (double)cx * h->cell, xb = (double)(cx + 1) * h->cell;
-        if (xa < q.x1)
+        /* The clamped end columns hold everything beyond them, not one cell's width. */
+        if (xa < q.x1 || cx <= -(int64_t)CELL_LIMIT)
             xa = q.x1;
-        if (xb > q.x2)
+        if (xb > q.x2 || cx >= (int64_t)CELL_LIMIT)
             xb = q.x2;
         double ya = q.y1, yb = q.y2;
         if (dx != 0.0) {
@@ -698,6 +699,23 @@ int sat_hash_query_segment(sat_hash *h, sat_vec p1, sat_vec p2, const sat_hash_h
     return (int)m;
 }
 
+/* A convex shape meets a rectangle where it crosses one of the rectangle's edges, or lies
+ * inside it, and then so does its centroid: exact for rectangles of any thinness, through
+ * the core's own segment cast and its touching tolerance. */
+static int meets_thin_rect(const sat_shape *s, const sat_vec corner[4])
+{
+    sat_vec p = sat_shape_position(s);
+    double xlo = fmin(corner[0].x, corner[2].x), xhi = fmax(corner[0].x, corner[2].x);
+    double ylo = fmin(corner[0].y, corner[2].y), yhi = fmax(corner[0].y, corner[2].y);
+    sat_hit hit;
+    if (p.x >= xlo && p.x <= xhi && p.y >= ylo && p.y <= yhi)
+        return 1;
+    for (int i = 0; i < 4; i++)
+        if (sat_shape_raycast(s, corner[i], corner[(i + 1) % 4], &hit))
+            return 1;
+    return 0;
+}
+
 int sat_hash_query_rect(sat_hash *h, double x1, double y1, double x2, double y2,
                         const uint32_t **out)
 {
@@ -708,7 +726,7 @@ int sat_hash_query_rect(sat_hash *h, double x1, double y1, double x2, double y2,
     pts[1] = sat__v(x2, y1);
     pts[2] = sat__v(x2, y2);
     pts[3] = sat__v(x1, y2);
-    if (x1 == x2 || y1 == y2 || sat_polygon_init(h->rect, pts, 4) != SAT_OK) {
+    if (x1 == x2 || y1 == y2) {
         /* No area: the rectangle is a segment. */
         sat_vec a = sat__v(x1, y1), b = sat__v(x2, y2);
         const sat_hash_hit *hits;
@@ -721,6 +739,17 @@ int sat_hash_query_rect(sat_hash *h, double x1, double y1, double x2, double y2,
         }
         qsort(h->keys, (size_t)n, sizeof(*h->keys), cmp_key);
         return finish_ids(h, (size_t)n, out);
+    }
+    if (sat_polygon_init(h->rect, pts, 4) != SAT_OK) {
+        /* Too thin to be a polygon: tested edge by edge instead. */
+        int n = gather_box(h, point_box(x1, y1, x2, y2), SAT_HASH_NONE);
+        if (n < 0)
+            return -1;
+        size_t m = 0;
+        for (int k = 0; k < n; k++)
+            if (meets_thin_rect(h->e[h->keys[k].handle].shape, pts))
+                h->keys[m++] = h->keys[k];
+        return finish_ids(h, m, out);
     }
     int n = gather_box(h, point_box(x1, y1, x2, y2), SAT_HASH_NONE);
     if (n < 0)

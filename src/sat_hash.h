@@ -127,7 +127,8 @@ int sat_hash_collisions(sat_hash *h, const sat_shape *s, uint32_t self, int filt
 int sat_hash_step(sat_hash *h, const sat_hash_pair **out);
 /* What s meets when translated by v: others (except `self`, and with filter != 0 only those
  * the categories accept) that it overlaps at the start or presses into on the way. Sorted
- * by t, then distance, then insertion. Exact, continuous: no tunnelling at any speed. */
+ * by t, then distance, then insertion. Exact, continuous: no tunnelling at any speed.
+ * Returns the count, or -1 when out of memory or when v is not finite. */
 int sat_hash_sweep(sat_hash *h, const sat_shape *s, uint32_t self, sat_vec v, int filter,
                    const sat_hash_sweep_hit **out);
 

@@ -55,7 +55,9 @@ static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double to
     const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
     double t_in = 0.0, t_out = 1.0, nearest = -HUGE_VAL;
     int enter = -1, closest = 0;
-    tol += SAT_TOUCH_REL * sat__len(a); /* n . a rounds in proportion to the start's distance */
+    /* n . a rounds in proportion to the start's distance; the larger of the two ends' keeps
+     * a graze a hit (or a miss) whichever way the segment runs. */
+    tol += SAT_TOUCH_REL * fmax(sat__len(a), sat__len(sat__add(a, dir)));
     for (int i = 0; i < s->count; i++) {
         double dist = sat__dot(n[i], a) - s->scale * pl[i].x; /* > 0: outside this edge */
         double den = sat__dot(n[i], dir);

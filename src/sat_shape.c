@@ -448,6 +448,12 @@ sat_status sat_circle_set_radius(sat_shape *s, double radius)
     return SAT_OK;
 }
 
+void sat_shape_set_filter(sat_shape *s, uint32_t category, uint32_t mask)
+{
+    s->category = category;
+    s->mask = mask;
+}
+
 double sat_circle_radius(const sat_shape *s)
 {
     return s->radius;
