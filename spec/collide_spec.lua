@@ -4,16 +4,7 @@ local sat = require("sat")
 local support = require("spec.support")
 local err, has = support.err, support.has
 
-local function ngon(n, cx, cy, r, clockwise)
-  local t = {}
-  for i = 0, n - 1 do
-    local a = 2 * math.pi * i / n
-    if clockwise then a = -a end
-    t[#t + 1] = cx + r * math.cos(a)
-    t[#t + 1] = cy + r * math.sin(a)
-  end
-  return t
-end
+local ngon = support.ngon
 
 -- Builders for each kind, so every pair can be made in every order.
 local make = {

@@ -19,17 +19,7 @@ local function bbox(s, x1, y1, x2, y2, tol)
   assert.is_near(y2, d, tol)
 end
 
--- A regular n-gon of radius r about (cx, cy), as a flat table.
-local function ngon(n, cx, cy, r, clockwise)
-  local t = {}
-  for i = 0, n - 1 do
-    local a = 2 * math.pi * i / n
-    if clockwise then a = -a end
-    t[#t + 1] = cx + r * math.cos(a)
-    t[#t + 1] = cy + r * math.sin(a)
-  end
-  return t
-end
+local ngon = support.ngon
 
 describe("sat.circle", function()
   it("is centred at (x, y) with radius r", function()

@@ -13,6 +13,8 @@
 #ifndef CTEST_H
 #define CTEST_H
 
+#include <stdint.h>
+
 #include <math.h>
 #include <stdio.h>
 
@@ -78,6 +80,19 @@ void ctest_end(void);
         if (ctest_ia_ != ctest_ib_)                                                        \
             ctest_fail(__FILE__, __LINE__, #A " == " #B, "%ld vs %ld", ctest_ia_, ctest_ib_); \
     } while (0)
+
+/* splitmix64: the seeded random numbers of the randomized tests. */
+typedef struct ctest_rng {
+    uint64_t s;
+} ctest_rng;
+
+static inline uint64_t ctest_next(ctest_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
 
 /* One runner per area file. */
 void run_oracle_tests(void);

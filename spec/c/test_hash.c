@@ -1245,35 +1245,24 @@ done:
 #define RB_CHECK_EVERY 8
 #define RB_SEED 0x6a5d5eed1234ULL
 
-typedef struct rb_rng {
-    uint64_t s;
-} rb_rng;
 
-static uint64_t rb_next(rb_rng *r)
+static double rb_unit(ctest_rng *r)
 {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return (double)(ctest_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static double rb_unit(rb_rng *r)
-{
-    return (double)(rb_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double rb_range(rb_rng *r, double lo, double hi)
+static double rb_range(ctest_rng *r, double lo, double hi)
 {
     return lo + (hi - lo) * rb_unit(r);
 }
 
-static int rb_below(rb_rng *r, int n)
+static int rb_below(ctest_rng *r, int n)
 {
-    return (int)(rb_next(r) % (uint64_t)n);
+    return (int)(ctest_next(r) % (uint64_t)n);
 }
 
 typedef struct rb_world {
-    rb_rng rng;
+    ctest_rng rng;
     double cell;
     sat_hash *h;
     sat_shape *s[RB_SHAPES];

@@ -35,35 +35,24 @@
 
 /* ---- splitmix64 --------------------------------------------------------------------- */
 
-typedef struct rng {
-    uint64_t s;
-} rng;
 
-static uint64_t next_u64(rng *r)
+static double uniform(ctest_rng *r, double lo, double hi)
 {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double uniform(rng *r, double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(next_u64(r) >> 11) * (1.0 / 9007199254740992.0));
+    return lo + (hi - lo) * ((double)(ctest_next(r) >> 11) * (1.0 / 9007199254740992.0));
 }
 
 /* A point in [-hx, hx] x [-hy, hy]; x drawn first (argument order is unspecified in C, and
  * the same seed must give the same pairs with every compiler). */
-static sat_vec random_point(rng *r, double hx, double hy)
+static sat_vec random_point(ctest_rng *r, double hx, double hy)
 {
     double x = uniform(r, -hx, hx);
     double y = uniform(r, -hy, hy);
     return orc_v(x, y);
 }
 
-static int below(rng *r, int n)
+static int below(ctest_rng *r, int n)
 {
-    return (int)(next_u64(r) % (uint64_t)n);
+    return (int)(ctest_next(r) % (uint64_t)n);
 }
 
 /* ---- random bodies ------------------------------------------------------------------ */
@@ -92,7 +81,7 @@ static double bulge(sat_vec a, sat_vec b, sat_vec c)
 }
 
 /* A random convex outline about the origin into bd->hull; returns its size. */
-static void random_hull(rng *r, body *bd)
+static void random_hull(ctest_rng *r, body *bd)
 {
     double rx = uniform(r, 0.5, 20), ry = rx * uniform(r, 0.15, 1);
     if (below(r, 2) == 0) {
@@ -126,7 +115,7 @@ static void random_hull(rng *r, body *bd)
 }
 
 /* Builds bd->s as a random body of the given kind (position still arbitrary). */
-static int make_body(rng *r, body *bd, sat_kind kind)
+static int make_body(ctest_rng *r, body *bd, sat_kind kind)
 {
     sat_vec p0 = random_point(r, 50, 50);
     sat_status st;
@@ -472,7 +461,7 @@ static void fixture_close(fixture *fx)
  * a random distance up to `reach` times the sum of the bounding radii. The reach is set per
  * kind pair so that about half the pairs overlap (polygons fill less of their bounding
  * circle than circles do). */
-static int random_pair(rng *r, fixture *fx, sat_kind ka, sat_kind kb)
+static int random_pair(ctest_rng *r, fixture *fx, sat_kind ka, sat_kind kb)
 {
     sat_vec pa = random_point(r, 100, 100);
     double phi, dist, reach;
@@ -495,7 +484,7 @@ static void run_kind_pair(sat_kind ka, sat_kind kb, uint64_t seed)
 {
     fixture fx;
     stats st;
-    rng r;
+    ctest_rng r;
     long i;
     r.s = seed;
     memset(&st, 0, sizeof st);
@@ -557,7 +546,7 @@ static uint64_t batch_hash(uint64_t seed, long count)
     };
     uint64_t h = 0xcbf29ce484222325ULL;
     fixture fx;
-    rng r;
+    ctest_rng r;
     int k;
     long i;
     r.s = seed;
