@@ -77,7 +77,6 @@ typedef struct sat_shape {
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     uint64_t gen;           /* incremented by every change of transform or geometry */
     double angle;           /* rotation, radians */
-    double cos_a, sin_a;    /* of angle */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
     /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a
      * pair test reads first:

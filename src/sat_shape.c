@@ -54,8 +54,6 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->pos = sat__v(0.0, 0.0);
     s->pos_lo = sat__v(0.0, 0.0);
     s->angle = 0.0;
-    s->cos_a = 1.0;
-    s->sin_a = 0.0;
     s->scale = 1.0;
     s->radius = 0.0;
     s->bound = 0.0;
@@ -66,8 +64,6 @@ static void init_common(sat_shape *s, sat_kind kind)
 /* Recompute what depends on rotation and scale: world offsets, normals, box and bound. */
 static void update_cache(sat_shape *s)
 {
-    s->cos_a = cos(s->angle);
-    s->sin_a = sin(s->angle);
     if (s->kind == SAT_CIRCLE) {
         s->bound = s->radius;
         s->box_lo = sat__v(-s->radius, -s->radius);
@@ -75,7 +71,7 @@ static void update_cache(sat_shape *s)
     } else {
         const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
-        double c = s->cos_a, sn = s->sin_a, k = s->scale, bound = 0.0;
+        double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
         sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
         for (int i = 0; i < s->count; i++) {
             sat_vec p = sat__v(k * local[i].x, k * local[i].y);
