@@ -33,20 +33,6 @@ static inline void best_init(best_axis *b)
     b->b_in_a = 1;
 }
 
-/* Interval of a polygon's offsets (relative to its position) along n. */
-static inline void project_polygon(const sat_shape *s, sat_vec n, double *lo, double *hi)
-{
-    const sat_vec *o = sat__coff(s);
-    double mn = sat__dot(o[0], n), mx = mn;
-    for (int i = 1; i < s->count; i++) {
-        double v = sat__dot(o[i], n);
-        if (v < mn) mn = v;
-        if (v > mx) mx = v;
-    }
-    *lo = mn;
-    *hi = mx;
-}
-
 /* mtv = -normal * overlap, with no -0 in either (they print as "-0"). */
 static inline void set_mtv(sat_result *r)
 {
@@ -112,7 +98,7 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
     for (int i = 0; i < a->count; i++) {
         sat_vec n = na[i];
         double amax = sa * pa[i].x, amin = amax - sa * pa[i].y, lo, hi, dn = sat__dot(d, n);
-        project_polygon(b, n, &lo, &hi);
+        sat__project(b, n, &lo, &hi);
         double bmin = dn + lo, bmax = dn + hi, p = amax - bmin, q = bmax - amin;
         if (p < -tol || q < -tol)
             return 0; /* the scans cost more than a mispredicted exit */
@@ -126,7 +112,7 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
         sat_vec n = nb[j];
         double dn = sat__dot(d, n), bmax = dn + sb * pb[j].x, bmin = bmax - sb * pb[j].y;
         double amin, amax;
-        project_polygon(a, n, &amin, &amax);
+        sat__project(a, n, &amin, &amax);
         double p = amax - bmin, q = bmax - amin;
         if (p < -tol || q < -tol)
             return 0;

@@ -880,38 +880,25 @@ int sat_hash_step(sat_hash *h, const sat_hash_pair **out)
 
 enum { SWEEP_NONE = 0, SWEEP_CONTACT = 1, SWEEP_OVERLAP = 2 };
 
-static void project(const sat_vec *p, int n, sat_vec base, sat_vec axis, double *lo, double *hi)
-{
-    double mn = HUGE_VAL, mx = -HUGE_VAL;
-    for (int k = 0; k < n; k++) {
-        double d = sat__dot(p[k], axis);
-        if (d < mn)
-            mn = d;
-        if (d > mx)
-            mx = d;
-    }
-    double b = sat__dot(base, axis);
-    *lo = mn + b;
-    *hi = mx + b;
-}
-
 /* Both polygons: the separating axis test over time. On each axis the interval of times
  * with more than tol of overlap; the pair presses in where all of them meet. The first
  * touch is on the axis whose gap closes last. */
 static int sweep_poly_poly(const sat_shape *a, const sat_shape *b, sat_vec r, sat_vec v,
                            double tol, double *t, sat_vec *normal, sat_vec *move)
 {
-    const sat_vec *pa = sat__coff(a), *pb = sat__coff(b);
     double lo = -HUGE_VAL, hi = HUGE_VAL, te_best = -HUGE_VAL, vn_best = 0.0, gap_best = 0.0;
-    sat_vec best = sat__v(0.0, 0.0), zero = sat__v(0.0, 0.0);
+    sat_vec best = sat__v(0.0, 0.0);
     for (int side = 0; side < 2; side++) {
         const sat_shape *s = side ? b : a;
         const sat_vec *axes = sat__cnormal(s);
         for (int k = 0; k < s->count; k++) {
             sat_vec m = axes[k];
             double a0, a1, b0, b1, l, u, te, gap;
-            project(pa, a->count, zero, m, &a0, &a1);
-            project(pb, b->count, r, m, &b0, &b1);
+            sat__project(a, m, &a0, &a1);
+            sat__project(b, m, &b0, &b1);
+            double rm = sat__dot(r, m); /* b sits at r */
+            b0 += rm;
+            b1 += rm;
             double vn = sat__dot(v, m);
             if (vn == 0.0) {
                 if (!(a1 > b0 + tol && a0 < b1 - tol))

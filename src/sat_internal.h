@@ -109,6 +109,20 @@ static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
 static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
 
+/* Interval of a polygon's offsets (relative to its position) along n. */
+static inline void sat__project(const sat_shape *s, sat_vec n, double *lo, double *hi)
+{
+    const sat_vec *o = sat__coff(s);
+    double mn = sat__dot(o[0], n), mx = mn;
+    for (int i = 1; i < s->count; i++) {
+        double v = sat__dot(o[i], n);
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
 /* The gap up to which a pair counts as touching. */
 static inline double sat__touch_tol(const sat_shape *a, const sat_shape *b)
 {
