@@ -76,6 +76,8 @@ typedef struct sat_shape {
     uint32_t mask;          /* categories this shape accepts (default all) */
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     uint64_t gen;           /* incremented by every change of transform or geometry */
+    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
+                             * Lua binding stamps its shapes here to recognise them) */
     double angle;           /* rotation, radians */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
     /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a

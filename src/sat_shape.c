@@ -51,6 +51,7 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->mask = 0xFFFFFFFFu;
     s->id = 0;
     s->gen = 0;
+    s->user = 0;
     s->pos = sat__v(0.0, 0.0);
     s->pos_lo = sat__v(0.0, 0.0);
     s->angle = 0.0;
