@@ -1,14 +1,30 @@
 /*
  * bench/core.c - nanoseconds per call of the C core's pair tests.
  *
- * Each case runs over a fixed, seeded table of random pairs (65,536 by default): every shape
- * randomly sized and rotated, b placed at a random direction and distance from a, the
- * distances scaled so that about half of the pairs overlap, the table shuffled, and the
- * shapes laid out in one block in the order they are called. A repetition times one pass
- * over the whole table with CLOCK_MONOTONIC; the figure is the median of the repetitions.
- * Every result feeds a sink that is printed, so no call can be dropped.
+ * Each case (poly8/poly8, circle/poly8, box/box, circle/circle) is timed over three fixed,
+ * seeded tables of random pairs. Every shape is randomly sized (8 to 32 units across) and
+ * rotated; about half of the pairs overlap; pairs are called in shuffled order.
  *
- * Output: one JSON object per line, {"name": ..., "value": ..., "unit": ...}.
+ * - world (the headline figure, the basis of the targets): `calls` (65,536) DISTINCT pairs
+ *   drawn at random, without repeats, from a pool of WORLD_SHAPES (8,192) shapes (a mixed
+ *   case draws each pair's two shapes from its own half of the pool), so each shape is in
+ *   about 16 pairs, as in a dense game world. The shapes' centres are uniform in a disk whose
+ *   radius is bisected until half of the pairs overlap. The pool (6.5 MB for 8-gons) stays in
+ *   L3 but not in L2; each call is one pass's only call of its pair.
+ * - cold: `calls` pairs, each with its own two shapes (104 MB for 8-gons), laid out in call
+ *   order: nearly every call waits for DRAM.
+ * - hot: HOT_PAIRS (512) pairs, called `calls` times in random order: in L2, the arithmetic
+ *   alone.
+ * In cold and hot, b sits at a random direction and distance from a, the distances scaled
+ * so that half of the pairs overlap.
+ *
+ * A repetition times one pass over a whole table with CLOCK_MONOTONIC; the figure is the
+ * median of the repetitions. Every result feeds a sink that is printed, so no call can be
+ * dropped.
+ *
+ * Output: one JSON object per line, {"name": ..., "value": ..., "unit": ...}: per case and
+ * table the figures (.test, .collide, in ns) and what the table is (.distinct pairs,
+ * .shapes, .overlapping calls, .table_kb of shapes).
  * Usage: core [calls [repetitions [case|all [world|cold|hot|all]]]]  (to profile one part)
  */
 #define _POSIX_C_SOURCE 200112L
@@ -85,7 +101,7 @@ static void build_shape(sat_shape *s, shape_kind k)
         die("rotating a shape", st);
 }
 
-/* ---- the pair table ----------------------------------------------------------------------- */
+/* ---- the pair tables ---------------------------------------------------------------------- */
 
 typedef struct pair_spec {
     uint64_t seed_a, seed_b; /* regenerate each shape from its own seed */
@@ -94,26 +110,29 @@ typedef struct pair_spec {
 } pair_spec;
 
 typedef struct table {
-    int distinct, calls;
-    shape_kind ka, kb;
+    int distinct, calls, shapes;
+    size_t bytes;               /* of the shapes' block */
     unsigned char *block;
     sat_shape **sa, **sb;       /* the distinct pairs */
     const sat_shape **a, **b;   /* the pair of each call, in call order */
-    pair_spec *spec;
+    pair_spec *spec;            /* cold and hot: how each pair is placed */
+    sat_shape **pool;           /* world: the shapes */
+    sat_vec *unit;              /* world: each shape's centre in the unit disk */
 } table;
 
-/* b's centre sits at dist * k * (bound_a + bound_b) from a's; k is chosen so that about
- * half of the pairs overlap. */
-static void place(table *t, double k)
+static void *xmalloc(size_t n)
 {
-    for (int i = 0; i < t->distinct; i++) {
-        sat_shape *a = t->sa[i], *b = t->sb[i];
-        const pair_spec *p = &t->spec[i];
-        double r = p->dist * k * (a->bound + b->bound);
-        sat_status st = sat_shape_move_to(b, p->ax + r * cos(p->dir), p->ay + r * sin(p->dir));
-        if (st != SAT_OK)
-            die("placing a shape", st);
-    }
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die("allocating the table", SAT_ERR_NOMEM);
+    return p;
+}
+
+static void move_or_die(sat_shape *s, double x, double y)
+{
+    sat_status st = sat_shape_move_to(s, x, y);
+    if (st != SAT_OK)
+        die("placing a shape", st);
 }
 
 static int count_distinct_overlaps(const table *t)
@@ -132,34 +151,72 @@ static int count_call_overlaps(const table *t)
     return hits;
 }
 
-static void *xmalloc(size_t n)
+/* Places the shapes for the scale k; the overlapping pairs only grow as k shrinks. */
+typedef void (*place_fn)(table *t, double k);
+
+/* Bisects k for half of the distinct pairs overlapping; hi is a k with fewer than half. */
+static void bisect(table *t, place_fn place, double hi)
 {
-    void *p = malloc(n);
-    if (!p)
+    double lo = 0.0;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        place(t, mid);
+        if (count_distinct_overlaps(t) > t->distinct / 2)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    place(t, hi);
+}
+
+static void alloc_table(table *t, int distinct, int calls, int shapes, size_t bytes)
+{
+    void *block = NULL;
+    memset(t, 0, sizeof *t);
+    t->distinct = distinct;
+    t->calls = calls;
+    t->shapes = shapes;
+    t->bytes = bytes;
+    t->sa = xmalloc((size_t)distinct * sizeof *t->sa);
+    t->sb = xmalloc((size_t)distinct * sizeof *t->sb);
+    t->a = xmalloc((size_t)calls * sizeof *t->a);
+    t->b = xmalloc((size_t)calls * sizeof *t->b);
+    if (posix_memalign(&block, 64, bytes) != 0)
         die("allocating the table", SAT_ERR_NOMEM);
-    return p;
+    t->block = block;
+}
+
+/* Builds a shape from its own seed, leaving the main sequence where it was. */
+static void build_seeded(sat_shape *s, shape_kind k, uint64_t seed)
+{
+    uint64_t saved = rng_state;
+    rng_state = seed;
+    build_shape(s, k);
+    rng_state = saved;
+}
+
+/* -- cold and hot: each pair its own two shapes -- */
+
+/* b's centre sits at dist * k * (bound_a + bound_b) from a's. */
+static void place_pairs(table *t, double k)
+{
+    for (int i = 0; i < t->distinct; i++) {
+        sat_shape *a = t->sa[i], *b = t->sb[i];
+        const pair_spec *p = &t->spec[i];
+        double r = p->dist * k * (a->bound + b->bound);
+        move_or_die(b, p->ax + r * cos(p->dir), p->ay + r * sin(p->dir));
+    }
 }
 
 /* `distinct` pairs, each with its own two shapes laid out in one block in call order, and
  * `calls` calls: with calls == distinct, every pair once in order (the cold table: each
  * call meets new memory); otherwise pairs drawn at random (the hot table: a small set that
  * stays in cache, in an order the branch predictor cannot learn). */
-static void table_build(table *t, int distinct, int calls, shape_kind ka, shape_kind kb)
+static void pairs_build(table *t, int distinct, int calls, shape_kind ka, shape_kind kb)
 {
     size_t sa = kind_bytes(ka), sb = kind_bytes(kb);
-    void *block = NULL;
-    t->distinct = distinct;
-    t->calls = calls;
-    t->ka = ka;
-    t->kb = kb;
+    alloc_table(t, distinct, calls, 2 * distinct, (size_t)distinct * (sa + sb));
     t->spec = xmalloc((size_t)distinct * sizeof *t->spec);
-    t->sa = xmalloc((size_t)distinct * sizeof *t->sa);
-    t->sb = xmalloc((size_t)distinct * sizeof *t->sb);
-    t->a = xmalloc((size_t)calls * sizeof *t->a);
-    t->b = xmalloc((size_t)calls * sizeof *t->b);
-    if (posix_memalign(&block, 64, (size_t)distinct * (sa + sb)) != 0)
-        die("allocating the table", SAT_ERR_NOMEM);
-    t->block = block;
 
     for (int i = 0; i < distinct; i++) {
         pair_spec *p = &t->spec[i];
@@ -180,30 +237,13 @@ static void table_build(table *t, int distinct, int calls, shape_kind ka, shape_
     for (int i = 0; i < distinct; i++) {
         sat_shape *a = (sat_shape *)(t->block + (size_t)i * (sa + sb));
         sat_shape *b = (sat_shape *)((unsigned char *)a + sa);
-        uint64_t saved = rng_state;
-        rng_state = t->spec[i].seed_a;
-        build_shape(a, ka);
-        rng_state = t->spec[i].seed_b;
-        build_shape(b, kb);
-        rng_state = saved;
-        sat_status st = sat_shape_move_to(a, t->spec[i].ax, t->spec[i].ay);
-        if (st != SAT_OK)
-            die("placing a shape", st);
+        build_seeded(a, ka, t->spec[i].seed_a);
+        build_seeded(b, kb, t->spec[i].seed_b);
+        move_or_die(a, t->spec[i].ax, t->spec[i].ay);
         t->sa[i] = a;
         t->sb[i] = b;
     }
-
-    /* Bisect k for half of the pairs overlapping. */
-    double lo = 0.0, hi = 4.0;
-    for (int it = 0; it < 30; it++) {
-        double mid = 0.5 * (lo + hi);
-        place(t, mid);
-        if (count_distinct_overlaps(t) > distinct / 2)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    place(t, hi);
+    bisect(t, place_pairs, 4.0);
 
     for (int i = 0; i < calls; i++) {
         int k = calls == distinct ? i : (int)(rng_next() % (uint64_t)distinct);
@@ -212,9 +252,95 @@ static void table_build(table *t, int distinct, int calls, shape_kind ka, shape_
     }
 }
 
+/* -- world: distinct pairs drawn from one pool of shapes -- */
+
+#define WORLD_SHAPES 8192
+
+/* Every shape's centre at k times its point in the unit disk. */
+static void place_pool(table *t, double k)
+{
+    for (int i = 0; i < t->shapes; i++)
+        move_or_die(t->pool[i], k * t->unit[i].x, k * t->unit[i].y);
+}
+
+/* Open addressing over pair keys, to draw pairs without repeats. */
+static int seen_insert(uint64_t *set, uint64_t mask, uint64_t key)
+{
+    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ULL;
+    for (uint64_t i = h >> 20;; i++) {
+        uint64_t *slot = &set[i & mask];
+        if (*slot == 0) {
+            *slot = key + 1;
+            return 1;
+        }
+        if (*slot == key + 1)
+            return 0;
+    }
+}
+
+/* `pairs` distinct pairs from a pool of WORLD_SHAPES shapes: for one kind any two different
+ * shapes of the pool (in either order), for two kinds one shape of each half. The pool is
+ * laid out in one block in the order it was built, unrelated to the calls' order. */
+static void world_build(table *t, int pairs, shape_kind ka, shape_kind kb)
+{
+    int shapes = WORLD_SHAPES, na = ka == kb ? shapes : shapes / 2, nb = shapes - na;
+    double possible = ka == kb ? 0.5 * na * (na - 1.0) : (double)na * nb;
+    size_t sa = kind_bytes(ka), sb = kind_bytes(kb);
+    if (pairs > possible / 4) {
+        fprintf(stderr, "bench/core: at most %.0f calls for the world table\n", possible / 4);
+        exit(2);
+    }
+    alloc_table(t, pairs, pairs, shapes, (size_t)na * sa + (size_t)nb * sb);
+    t->pool = xmalloc((size_t)shapes * sizeof *t->pool);
+    t->unit = xmalloc((size_t)shapes * sizeof *t->unit);
+    for (int i = 0; i < shapes; i++) {
+        sat_shape *s = (sat_shape *)(t->block + (i < na ? (size_t)i * sa
+                                                        : (size_t)na * sa + (size_t)(i - na) * sb));
+        build_seeded(s, i < na ? ka : kb, rng_next());
+        double r = sqrt(rng_range(0.0, 1.0)), a = rng_range(0.0, 2.0 * PI);
+        t->unit[i].x = r * cos(a);
+        t->unit[i].y = r * sin(a);
+        t->pool[i] = s;
+    }
+
+    uint64_t size = 1;
+    while (size < 4 * (uint64_t)pairs)
+        size *= 2;
+    uint64_t *seen = xmalloc(size * sizeof *seen);
+    memset(seen, 0, size * sizeof *seen);
+    for (int i = 0; i < pairs;) {
+        int x, y;
+        uint64_t key;
+        if (ka == kb) {
+            x = (int)(rng_next() % (uint64_t)na);
+            y = (int)(rng_next() % (uint64_t)na);
+            if (x == y)
+                continue;
+            key = x < y ? (uint64_t)x * (uint64_t)shapes + (uint64_t)y
+                        : (uint64_t)y * (uint64_t)shapes + (uint64_t)x;
+        } else {
+            x = (int)(rng_next() % (uint64_t)na);
+            y = na + (int)(rng_next() % (uint64_t)nb);
+            key = (uint64_t)x * (uint64_t)shapes + (uint64_t)y;
+        }
+        if (!seen_insert(seen, size - 1, key))
+            continue;
+        t->sa[i] = t->pool[x];
+        t->sb[i] = t->pool[y];
+        t->a[i] = t->sa[i];
+        t->b[i] = t->sb[i];
+        i++;
+    }
+    free(seen);
+    /* In a disk of radius 1e4, far fewer than half of the pairs come within reach. */
+    bisect(t, place_pool, 1e4);
+}
+
 static void table_free(table *t)
 {
     free(t->spec);
+    free(t->pool);
+    free(t->unit);
     free(t->sa);
     free(t->sb);
     free(t->a);
@@ -291,29 +417,31 @@ static void emitf(const char *fmt, const char *name, double value, const char *u
     emit(key, value, unit);
 }
 
-/* Three tables of `n` calls in random order, differing in how much memory they touch:
- * - world (the headline figure): over WORLD_PAIRS distinct pairs, 8,192 shapes, a few MB,
- *   in L3 as a game world's shapes are (a world of 10,000 8-gons is about 8 MB);
- * - cold: n distinct pairs, each with its own two shapes (over 100 MB for 8-gons), so that
- *   nearly every call waits for DRAM: what a pair test costs when nothing is cached;
- * - hot: over HOT_PAIRS pairs, in L2: the arithmetic alone. */
-#define WORLD_PAIRS 4096
 #define HOT_PAIRS 512
 
-static void run_table(const char *name, const char *which, int distinct, shape_kind ka,
-                      shape_kind kb, int n, int reps, int test)
+/* Each table from its own seed, so that a part run alone (to profile it) meets the same
+ * table as in a full run. */
+static void run_table(const char *name, int which, shape_kind ka, shape_kind kb, int n,
+                      int reps, int test, uint64_t seed)
 {
+    static const char *suffix[] = {"", ".cold", ".hot"};
     table t;
     char key[64];
-    table_build(&t, distinct, n, ka, kb);
-    snprintf(key, sizeof key, "c.%%s%s.", which);
+    rng_state = seed;
+    if (which == 0)
+        world_build(&t, n, ka, kb);
+    else
+        pairs_build(&t, which == 1 ? n : (HOT_PAIRS < n ? HOT_PAIRS : n), n, ka, kb);
+    snprintf(key, sizeof key, "c.%%s%s.", suffix[which]);
     size_t len = strlen(key);
     snprintf(key + len, sizeof key - len, "distinct");
-    emitf(key, name, distinct, "count");
+    emitf(key, name, t.distinct, "count");
+    snprintf(key + len, sizeof key - len, "shapes");
+    emitf(key, name, t.shapes, "count");
     snprintf(key + len, sizeof key - len, "overlapping");
     emitf(key, name, count_call_overlaps(&t), "count");
     snprintf(key + len, sizeof key - len, "table_kb");
-    emitf(key, name, (double)distinct * (double)(kind_bytes(ka) + kind_bytes(kb)) / 1024.0, "kb");
+    emitf(key, name, (double)t.bytes / 1024.0, "kb");
     if (test) {
         snprintf(key + len, sizeof key - len, "test");
         emitf(key, name, median_of(&t, pass_test, reps), "ns");
@@ -344,18 +472,15 @@ int main(int argc, char **argv)
     };
     const char *only = argc > 3 ? argv[3] : "all";
     const char *part = argc > 4 ? argv[4] : "all";
-    int world = WORLD_PAIRS < n ? WORLD_PAIRS : n, hot = HOT_PAIRS < n ? HOT_PAIRS : n;
+    static const char *parts[] = {"world", "cold", "hot"};
     emit("c.calls", n, "count");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (strcmp(only, "all") != 0 && strcmp(only, cases[i].name) != 0)
             continue;
-        const char *nm = cases[i].name;
-        if (strcmp(part, "all") == 0 || strcmp(part, "world") == 0)
-            run_table(nm, "", world, cases[i].a, cases[i].b, n, reps, cases[i].test);
-        if (strcmp(part, "all") == 0 || strcmp(part, "cold") == 0)
-            run_table(nm, ".cold", n, cases[i].a, cases[i].b, n, reps, cases[i].test);
-        if (strcmp(part, "all") == 0 || strcmp(part, "hot") == 0)
-            run_table(nm, ".hot", hot, cases[i].a, cases[i].b, n, reps, cases[i].test);
+        for (int w = 0; w < 3; w++)
+            if (strcmp(part, "all") == 0 || strcmp(part, parts[w]) == 0)
+                run_table(cases[i].name, w, cases[i].a, cases[i].b, n, reps, cases[i].test,
+                          0x5A7C0DE5EEDULL + 0x1000 * (uint64_t)i + (uint64_t)w);
     }
     fprintf(stderr, "bench/core: sink %g\n", sink);
     return 0;
