@@ -69,15 +69,16 @@ typedef struct sat_shape {
     int count;              /* polygon vertices after validation; 0 for a circle */
     sat_vec pos;            /* position (centroid), high part */
     sat_vec pos_lo;         /* position, low-order part: position = pos + pos_lo */
-    double scale;           /* uniform scale, > 0 (1 for circles) */
     double radius;          /* circle radius; 0 for polygons */
     double bound;           /* world-size bounding radius about the position */
+    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
+                             * Lua binding stamps its shapes here to recognise them, next
+                             * to what the pair test reads) */
+    double scale;           /* uniform scale, > 0 (1 for circles) */
     uint32_t category;      /* filter bits for broad phases (default 1) */
     uint32_t mask;          /* categories this shape accepts (default all) */
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     uint64_t gen;           /* incremented by every change of transform or geometry */
-    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
-                             * Lua binding stamps its shapes here to recognise them) */
     double angle;           /* rotation, radians */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
     /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a
