@@ -40,5 +40,6 @@ build = {
     sat = "lua/sat/init.lua",
     ["sat.world"] = "lua/sat/world.lua",
     ["sat.debug"] = "lua/sat/debug.lua",
+    ["sat.fast"] = "lua/sat/fast.lua",
   },
 }

@@ -28,7 +28,9 @@ describe("require('sat')", function()
     for _, name in ipairs({ "vec", "circle", "point", "polygon", "box", "test", "collide",
                             "isShape", "isVec" }) do
       assert.are.equal("function", type(sat[name]), name)
-      assert.are.equal(core[name], sat[name], name)
+      if name ~= "test" or not require("sat.fast").install(core) then
+        assert.are.equal(core[name], sat[name], name)
+      end
     end
     assert.are.equal(core, sat.core)
   end)

@@ -71,8 +71,8 @@ static sat_vec *tovec(lua_State *L, int idx)
 /* Every shape this binding makes carries a stamp in its user word: its own address mixed
  * with the address of a private object, which no other userdata holds by chance. Checking
  * it costs two API calls and no metatable lookup (the metatable check was a quarter of
- * sat.test). lua_rawlen is 0 for light userdata and lua_touserdata NULL for strings and
- * tables, so the word is only read inside a full userdata big enough to hold a shape. */
+ * sat.test). lua_touserdata is NULL for anything but userdata and lua_rawlen 0 for light
+ * userdata, so the word is only read inside a full userdata big enough to hold a shape. */
 static const char stamp_key;
 
 static uintptr_t shape_stamp(const sat_shape *s)
@@ -82,10 +82,10 @@ static uintptr_t shape_stamp(const sat_shape *s)
 
 static sat_shape *toshape(lua_State *L, int idx)
 {
-    size_t len = (size_t)lua_rawlen(L, idx);
     unsigned char *p = (unsigned char *)lua_touserdata(L, idx);
     uintptr_t word;
-    if (p == NULL || len < sizeof(sat_shape))
+    /* lua_rawlen only on userdata: 5.1's lua_objlen turns a number into a string in place */
+    if (p == NULL || (size_t)lua_rawlen(L, idx) < sizeof(sat_shape))
         return NULL;
     memcpy(&word, p + offsetof(sat_shape, user), sizeof word); /* any userdata's bytes */
     return word == shape_stamp((const sat_shape *)(void *)p) ? (sat_shape *)(void *)p : NULL;
@@ -1080,6 +1080,56 @@ static int l_is_vec(lua_State *L)
     return 1;
 }
 
+/* ---- the FFI's way in (LuaJIT) --------------------------------------------------------- */
+
+/* What lua/sat/fast.lua needs to call the core through LuaJIT's FFI, which the JIT turns
+ * into direct calls with no Lua C API on the way. Laid out exactly as the cdef there; the
+ * sizes and offsets let that side check the layout before using it. */
+#define LSAT_FFI_MAGIC 0x5A7F0001u
+
+typedef struct lsat_ffi_api {
+    uint32_t magic, size, result_size, off_normal, off_mtv, off_a_in_b, off_b_in_a;
+    int (*test)(const sat_shape *a, const sat_shape *b);
+    int (*collide)(const sat_shape *a, const sat_shape *b, sat_result *r);
+} lsat_ffi_api;
+
+static const lsat_ffi_api ffi_api = {
+    LSAT_FFI_MAGIC,
+    (uint32_t)sizeof(lsat_ffi_api),
+    (uint32_t)sizeof(sat_result),
+    (uint32_t)offsetof(sat_result, normal),
+    (uint32_t)offsetof(sat_result, mtv),
+    (uint32_t)offsetof(sat_result, a_in_b),
+    (uint32_t)offsetof(sat_result, b_in_a),
+    sat_test,
+    sat_collide,
+};
+
+/* core._ffi: the api above as a light userdata, with the metatables, the method tables and
+ * the C functions fast.lua stands in front of (and falls back on for any other argument). */
+static void push_ffi_table(lua_State *L, int base)
+{
+    lua_createtable(L, 0, 10);
+    lua_pushlightuserdata(L, (void *)&ffi_api);
+    lua_setfield(L, -2, "api");
+    lua_pushvalue(L, base + 7);
+    lua_setfield(L, -2, "polygonMeta");
+    lua_pushvalue(L, base + 8);
+    lua_setfield(L, -2, "circleMeta");
+    lua_pushvalue(L, base + 6);
+    lua_setfield(L, -2, "vecMeta");
+    lua_pushvalue(L, base + 5);
+    lua_setfield(L, -2, "responseMeta");
+    lua_pushvalue(L, base + 1);
+    lua_setfield(L, -2, "polygonMethods");
+    lua_pushvalue(L, base + 2);
+    lua_setfield(L, -2, "circleMethods");
+    lua_getfield(L, base + 7, "__index");
+    lua_setfield(L, -2, "index");
+    lua_getfield(L, base + 1, "collidesWith");
+    lua_setfield(L, -2, "collidesWith");
+}
+
 /* ---- registration ------------------------------------------------------------------------ */
 
 static const luaL_Reg module_funcs[] = {
@@ -1185,6 +1235,8 @@ int luaopen_sat_core(lua_State *L)
     set_funcs(L, base + 7, base, shape_meta);
     set_funcs(L, base + 8, base, shape_meta);
     set_funcs(L, base - 1, base, module_funcs);
+    push_ffi_table(L, base);
+    lua_setfield(L, base - 1, "_ffi");
     lua_settop(L, base - 1);
 
     lua_pushstring(L, SAT_VERSION);

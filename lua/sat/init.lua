@@ -17,6 +17,13 @@ for _, name in ipairs({
   sat[name] = core[name]
 end
 
+-- Under LuaJIT with the JIT on, sat.test and shape:collidesWith call the core through the
+-- FFI (see sat/fast.lua); elsewhere they stay the C functions.
+local fast = require("sat.fast").install(core)
+if fast then
+  sat.test = fast.test
+end
+
 --- sat.world([cellSize]) -> a new world (spatial hash broad phase, queries, callbacks).
 function sat.world(cellSize)
   return require("sat.world").new(cellSize)

@@ -1,0 +1,128 @@
+--- sat.fast: LuaJIT's way to the C core through the FFI, for the calls a game makes most.
+--
+-- Under LuaJIT a call to a lua_CFunction is never compiled, and every Lua C API call inside
+-- it costs; an FFI call is compiled into a direct call of the C function. So, with the JIT
+-- on, `sat.test` and `shape:collidesWith` become Lua functions that check their arguments
+-- (type and metatable, which the JIT turns into a few guards) and call the core's
+-- sat_test / sat_collide through the FFI, and a shape's method lookup goes through a Lua
+-- __index the JIT can follow. Anything else than two shapes is handed, by a tail call, to
+-- the C function, which raises the very error it always raised (a tail call keeps the
+-- caller's name for the function in the message).
+--
+-- Elsewhere (Lua 5.1 to 5.4, or LuaJIT with the JIT off, where FFI calls are slower than
+-- C API calls) install() returns nil and the C functions stay as they are.
+--
+-- Shapes are recognised here by their metatable; that only a shape can have that metatable
+-- (a table can be given it with setmetatable, hence the type check too) is the same trust
+-- the C side had before it stamped its shapes: debug.setmetatable can break it, as the
+-- debug library can break anything.
+local M = {}
+
+local CDEF = [[
+struct sat_lua_vec_v1 { double x, y; };
+struct sat_lua_result_v1 {
+  double overlap;
+  struct sat_lua_vec_v1 normal, mtv;
+  int a_in_b, b_in_a;
+};
+struct sat_lua_shape_v1;
+struct sat_lua_api_v1 {
+  uint32_t magic, size, result_size, off_normal, off_mtv, off_a_in_b, off_b_in_a;
+  int (*test)(const struct sat_lua_shape_v1 *a, const struct sat_lua_shape_v1 *b);
+  int (*collide)(const struct sat_lua_shape_v1 *a, const struct sat_lua_shape_v1 *b,
+                 struct sat_lua_result_v1 *r);
+};
+]]
+
+local MAGIC = 0x5A7F0001
+
+-- The api the C module hands over, once its layout is known to match the cdef above.
+local function open_api(ffi, lightud)
+  if not pcall(ffi.typeof, "struct sat_lua_api_v1") then
+    ffi.cdef(CDEF) -- once per Lua state: a second cdef of the same struct is an error
+  end
+  local api = ffi.cast("const struct sat_lua_api_v1 *", lightud)
+  local R = "struct sat_lua_result_v1"
+  if api.magic ~= MAGIC or api.size ~= ffi.sizeof("struct sat_lua_api_v1")
+    or api.result_size ~= ffi.sizeof(R)
+    or api.off_normal ~= ffi.offsetof(R, "normal") or api.off_mtv ~= ffi.offsetof(R, "mtv")
+    or api.off_a_in_b ~= ffi.offsetof(R, "a_in_b")
+    or api.off_b_in_a ~= ffi.offsetof(R, "b_in_a") then
+    return nil
+  end
+  return api
+end
+
+--- install(core) -> {test = fn, collidesWith = fn} | nil
+-- With LuaJIT's JIT on: puts the FFI collidesWith and a Lua __index into the shapes'
+-- method tables and metatables (every shape, old and new, uses them from then on) and
+-- returns the functions; otherwise changes nothing and returns nil.
+function M.install(core)
+  local jit = rawget(_G, "jit")
+  if type(jit) ~= "table" or not jit.status or not jit.status() then
+    return nil
+  end
+  local has_ffi, ffi = pcall(require, "ffi")
+  local info = core._ffi
+  if not has_ffi or type(info) ~= "table" then
+    return nil
+  end
+  local api = open_api(ffi, info.api)
+  if api == nil then
+    return nil
+  end
+
+  local cast, type, getmetatable = ffi.cast, type, getmetatable
+  local shape_ptr = ffi.typeof("const struct sat_lua_shape_v1 *")
+  local sat_test, sat_collide = api.test, api.collide
+  local result = ffi.new("struct sat_lua_result_v1") -- filled and read at once: reusable
+  local PM, CM = info.polygonMeta, info.circleMeta
+  local c_test, c_collidesWith, c_index = core.test, info.collidesWith, info.index
+
+  -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
+  local function test(...)
+    local a, b = ...
+    if type(a) == "userdata" and type(b) == "userdata" then
+      local ma, mb = getmetatable(a), getmetatable(b)
+      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
+        return sat_test(cast(shape_ptr, a), cast(shape_ptr, b)) ~= 0
+      end
+    end
+    return c_test(...)
+  end
+
+  local function collidesWith(...)
+    local a, b = ...
+    if type(a) == "userdata" and type(b) == "userdata" then
+      local ma, mb = getmetatable(a), getmetatable(b)
+      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
+        if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
+          return false, 0, 0
+        end
+        local mtv = result.mtv
+        return true, mtv.x, mtv.y
+      end
+    end
+    return c_collidesWith(...)
+  end
+
+  -- Methods first, then the C __index (category, mask and the shape's own fields).
+  local function indexer(methods)
+    return function(s, k)
+      local m = methods[k]
+      if m ~= nil then
+        return m
+      end
+      return c_index(s, k)
+    end
+  end
+
+  for _, methods in ipairs({ info.polygonMethods, info.circleMethods }) do
+    methods.collidesWith = collidesWith
+  end
+  PM.__index = indexer(info.polygonMethods)
+  CM.__index = indexer(info.circleMethods)
+  return { test = test, collidesWith = collidesWith }
+end
+
+return M

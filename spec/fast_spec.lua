@@ -1,0 +1,163 @@
+-- sat.fast: under LuaJIT with the JIT on, sat.test and shape:collidesWith call the core
+-- through the FFI. They must answer exactly as the C functions do, fail exactly as they do,
+-- and compile. Elsewhere nothing is replaced.
+local sat = require("sat")
+local core = require("sat.core")
+local support = require("spec.support")
+local err, has = support.err, support.has
+
+local jit = rawget(_G, "jit")
+local accelerated = type(jit) == "table" and jit.status() and true or false
+
+-- Seeded shapes of every kind, crowded into a small field so that about half the pairs
+-- overlap, some touch exactly and some contain one another.
+local function random_shapes(n, seed)
+  local state = seed
+  local function rnd() -- Park-Miller: the same numbers on every Lua
+    state = state * 16807 % 2147483647
+    return state / 2147483647
+  end
+  local shapes = {}
+  for i = 1, n do
+    local x, y, r = rnd() * 30, rnd() * 30, 2 + rnd() * 10
+    local k = i % 5
+    local s
+    if k == 0 then
+      s = sat.circle(x, y, r)
+    elseif k == 1 then
+      s = sat.point(x, y)
+    elseif k == 2 then
+      s = sat.box(x, y, r, 1 + rnd() * 8)
+    else
+      s = sat.polygon(support.ngon(3 + i % 10, x, y, r, i % 2 == 0))
+      s:setRotation(rnd() * 6.3)
+    end
+    shapes[i] = s
+  end
+  -- exact touching: a unit box beside another, and a circle resting on a box's top
+  shapes[#shapes + 1] = sat.box(100, 100, 1, 1)
+  shapes[#shapes + 1] = sat.box(101, 100, 1, 1)
+  shapes[#shapes + 1] = sat.circle(100.5, 99, 1)
+  return shapes
+end
+
+describe("sat.fast", function()
+  it("replaces sat.test and collidesWith exactly when LuaJIT's JIT is on", function()
+    local p = sat.box(0, 0, 1, 1)
+    if accelerated then
+      assert.are_not.equal(core.test, sat.test)
+      assert.are_not.equal(core._ffi.collidesWith, p.collidesWith)
+      assert.are.equal(p.collidesWith, sat.circle(0, 0, 1).collidesWith)
+    else
+      assert.are.equal(core.test, sat.test)
+      assert.are.equal(core._ffi.collidesWith, p.collidesWith) -- the polygon's C method
+      assert.is_nil(require("sat.fast").install(core))
+    end
+  end)
+
+  it("answers as the C functions do, for every pair of kinds in both orders", function()
+    local shapes = random_shapes(60, 12345)
+    local c_collides = core._ffi.collidesWith
+    local hits, pairs_tested = 0, 0
+    for i = 1, #shapes do
+      for j = 1, #shapes do
+        local a, b = shapes[i], shapes[j]
+        local t = sat.test(a, b)
+        assert.are.equal(core.test(a, b), t)
+        local hit, mx, my = a:collidesWith(b)
+        local chit, cmx, cmy = c_collides(a, b)
+        assert.are.equal(chit, hit)
+        assert.are.equal(cmx, mx) -- bit for bit: the same C function computed both
+        assert.are.equal(cmy, my)
+        assert.are.equal(t, hit)
+        if hit then
+          local r = sat.collide(a, b)
+          assert.are.equal(r.mtv.x, mx)
+          assert.are.equal(r.mtv.y, my)
+          hits = hits + 1
+        end
+        pairs_tested = pairs_tested + 1
+      end
+    end
+    assert.are.equal(63 * 63, pairs_tested)
+    -- a real mix: neither (nearly) all hits nor (nearly) all misses
+    assert.is_true(hits > pairs_tested / 5 and hits < pairs_tested * 4 / 5, tostring(hits))
+  end)
+
+  it("counts touching shapes as colliding with a zero move", function()
+    local a, b = sat.box(100, 100, 1, 1), sat.box(101, 100, 1, 1)
+    assert.is_true(sat.test(a, b))
+    local hit, mx, my = a:collidesWith(b)
+    assert.is_true(hit)
+    assert.are.equal(0, mx)
+    assert.are.equal(0, my)
+  end)
+
+  it("fails as the C functions do, naming the function and the argument", function()
+    local s, v = sat.circle(0, 0, 1), sat.vec(1, 2)
+    has(err(function() local r = sat.test(1, s) return r end),
+      "bad argument #1 to 'test' (shape expected, got number)")
+    has(err(function() local r = sat.test(s, v) return r end),
+      "bad argument #2 to 'test' (shape expected, got vec)")
+    has(err(function() local r = s:collidesWith("x") return r end),
+      "bad argument #1 to 'collidesWith' (shape expected, got string)")
+    has(err(function() local r = s:collidesWith() return r end),
+      "bad argument #1 to 'collidesWith' (shape expected, got no value)")
+    -- a table given a shape's metatable is still not a shape
+    local fake = setmetatable({}, getmetatable(sat.box(0, 0, 1, 1)))
+    has(err(function() local r = sat.test(s, fake) return r end), "bad argument #2 to 'test'")
+    has(err(function() local r = s.collidesWith(fake, s) return r end),
+      "bad argument #1 to 'collidesWith'")
+  end)
+
+  it("keeps fields, category, mask and methods working through the new __index", function()
+    local p = sat.box(0, 0, 2, 2)
+    p.tag = "wall"
+    p.category = 4
+    assert.are.equal("wall", p.tag)
+    assert.are.equal(4, p.category)
+    assert.are.equal(0xFFFFFFFF, p.mask)
+    assert.is_nil(p.nothing)
+    assert.are.equal(4, p:area())
+    assert.are.equal("polygon", p:kind())
+    local c = sat.circle(0, 0, 3)
+    assert.are.equal(3, c:radius())
+    assert.is_nil(p.radius) -- polygons have no radius method
+    has(err(function() p.collidesWith = 1 end), "'collidesWith' is a method")
+  end)
+
+  if accelerated then
+    it("compiles: a hot loop of sat.test and collidesWith is one looping trace", function()
+      -- A lua_CFunction would end the trace there and stitch a new one after it (linktype
+      -- "stitch"); FFI calls stay inside the loop's trace.
+      local shapes = random_shapes(40, 777)
+      local util = require("jit.util")
+      local links, aborts = {}, {}
+      local function loop()
+        local n, hits = #shapes, 0
+        for i = 1, 2000 do
+          local a, b = shapes[i % n + 1], shapes[(i * 7) % n + 1]
+          if sat.test(a, b) then hits = hits + 1 end
+          local hit = a:collidesWith(b)
+          if hit then hits = hits + 1 end
+        end
+        return hits
+      end
+      local function on_trace(what, tr, _, _, otr, oex)
+        if what == "stop" then
+          links[util.traceinfo(tr).linktype] = true
+        elseif what == "abort" then
+          aborts[#aborts + 1] = tostring(otr) .. " " .. tostring(oex)
+        end
+      end
+      jit.flush()
+      jit.attach(on_trace, "trace")
+      local ok, e = pcall(loop)
+      jit.attach(on_trace)
+      assert.is_true(ok, e)
+      assert.is_true(links.loop, "no looping trace")
+      assert.is_nil(links.stitch, "a trace was stitched around a C call")
+      assert.are.same({}, aborts)
+    end)
+  end
+end)
