@@ -33,27 +33,19 @@ static inline void best_init(best_axis *b)
     b->b_in_a = 1;
 }
 
-/* mtv = -normal * overlap, with no -0 in either (they print as "-0"). */
-static inline void set_mtv(sat_result *r)
+/* The result in the caller's order: the normal negated and the flags swapped when the pair
+ * was computed the other way round; mtv = -normal * overlap. Adding 0 turns a -0 into 0 and
+ * leaves every other value as it is, so neither prints as "-0". */
+static inline void finish(const best_axis *best, double tol, int swapped, sat_result *r)
 {
-    if (r->normal.x == 0.0)
-        r->normal.x = 0.0;
-    if (r->normal.y == 0.0)
-        r->normal.y = 0.0;
-    r->mtv = sat__mul(r->normal, -r->overlap);
-    if (r->mtv.x == 0.0)
-        r->mtv.x = 0.0;
-    if (r->mtv.y == 0.0)
-        r->mtv.y = 0.0;
-}
-
-static inline void finish(const best_axis *best, double tol, sat_result *r)
-{
-    r->overlap = best->depth > tol ? best->depth : 0.0;
-    r->normal = best->normal;
-    set_mtv(r);
-    r->a_in_b = best->a_in_b;
-    r->b_in_a = best->b_in_a;
+    /* Without branches: which order a pair of one kind takes is as random as the pair. */
+    double sign = 1.0 - 2.0 * swapped, overlap = best->depth > tol ? best->depth : 0.0;
+    int flip = (best->a_in_b ^ best->b_in_a) & -swapped;
+    r->overlap = overlap;
+    r->normal = sat__v(sign * best->normal.x + 0.0, sign * best->normal.y + 0.0);
+    r->mtv = sat__v(-r->normal.x * overlap + 0.0, -r->normal.y * overlap + 0.0);
+    r->a_in_b = best->a_in_b ^ flip;
+    r->b_in_a = best->b_in_a ^ flip;
 }
 
 /* Keeps the least depth with conditional moves instead of branches the predictor would have
@@ -86,7 +78,7 @@ static inline void least_consider(least_axis *l, double p, double q, int index)
 /* Along a's normal i, a's interval is cached (support and width) and b's is scanned; then
  * the same with the roles swapped. Axes are numbered a's first, then b's. */
 static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_vec d,
-                                  double tol, sat_result *r, int full)
+                                  double tol, best_axis *best, int full)
 {
     const sat_vec *na = sat__cnormal(a), *pa = sat__cplane(a);
     const sat_vec *nb = sat__cnormal(b), *pb = sat__cplane(b);
@@ -125,12 +117,10 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
     if (!full)
         return 1;
     sat_vec n = least.index < a->count ? na[least.index] : nb[least.index - a->count];
-    best_axis best;
-    best.depth = least.depth;
-    best.normal = least.flip ? sat__neg(n) : n;
-    best.a_in_b = a_in_b;
-    best.b_in_a = b_in_a;
-    finish(&best, tol, r);
+    best->depth = least.depth;
+    best->normal = least.flip ? sat__neg(n) : n;
+    best->a_in_b = a_in_b;
+    best->b_in_a = b_in_a;
     return 1;
 }
 
@@ -139,59 +129,88 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
 /* The polygon's edge normals, and the axis from the centre to the polygon's closest vertex
  * when the centre lies in that vertex's region (beyond both of its edges): only there can it
  * be the axis of least depth, and there the polygon's interval along it starts at that
- * vertex, so it costs no scan. One pass finds the edge depths and the closest vertex. */
+ * vertex, so its depth is the radius less the centre's distance to the vertex.
+ *
+ * One pass over the normals and planes (no vertex, no branch) gives the depths along the
+ * edge normals and the edge the centre lies farthest beyond. When the centre is outside, its
+ * closest feature is on that edge (any other edge's normal is farther from the direction to
+ * the closest point, and its line no nearer), so the only vertices whose regions can hold
+ * the centre are that edge's two ends: two vertices read, not all of them. */
 static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec d,
-                                 double tol, sat_result *r, int full)
+                                 double tol, best_axis *best, int full)
 {
-    const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a), *o = sat__coff(a);
-    double s = a->scale, rad = b->radius, near2 = HUGE_VAL, far2 = 0.0;
-    int k = 0, c_in_p = 1, count = a->count;
-    least_axis least;
-    least_init(&least);
+    const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a);
+    double s = a->scale, rad = b->radius, least = HUGE_VAL, most = -HUGE_VAL, pmin = HUGE_VAL;
+    int count = a->count, code = 0, edge = 0, c_in_p = 1;
 
     for (int i = 0; i < count; i++) {
         double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
         double p = amax - (dn - rad), q = (dn + rad) - amin;
-        sat_vec w = sat__sub(o[i], d);
-        double d2 = sat__dot(w, w);
-        int nearer = d2 < near2;
-        near2 = nearer ? d2 : near2;
-        k = nearer ? i : k;
         if (p < -tol || q < -tol)
-            return 0;
-        if (!full)
-            continue;
-        least_consider(&least, p, q, i);
+            return 0; /* exiting early saves more than its misprediction costs */
+        /* Selects written as min/max instructions and masks, never as branches. */
+        double depth = q < p ? q : p, wide = q > p ? q : p;
+        int better = depth < least, beyond = p < pmin;
+        least = depth < least ? depth : least;
+        code ^= (code ^ (2 * i + (p > q))) & -better; /* the axis, and whether negated */
+        pmin = p < pmin ? p : pmin;                   /* the least p: centre farthest beyond */
+        edge ^= (edge ^ i) & -beyond;
+        most = wide > most ? wide : most;
         c_in_p &= dn + rad <= amax + tol;
-        far2 = d2 > far2 ? d2 : far2;
     }
 
-    sat_vec vk = o[k], w = sat__sub(d, vk); /* vertex -> centre */
-    sat_vec prev = o[k == 0 ? count - 1 : k - 1], next = o[k + 1 == count ? 0 : k + 1];
-    int vertex_axis = sat__dot(w, sat__sub(vk, prev)) > 0.0 && sat__dot(w, sat__sub(next, vk)) < 0.0;
-    sat_vec u = sat__v(0.0, 0.0);
-    double qv = HUGE_VAL;
-    if (vertex_axis) {
-        /* u from the centre toward the vertex; the polygon's interval along u starts at the
-         * vertex, so moving the polygon along +u (depth qv) is the short way out. */
-        u = sat__normalize(sat__neg(w), NULL);
-        if (u.x != 0.0 || u.y != 0.0) {
-            qv = (sat__dot(d, u) + rad) - sat__dot(vk, u);
-            if (qv < -tol)
-                return 0;
+    /* The vertex axis: when the centre is beyond `edge`, and behind the perpendicular at
+     * one of its ends. */
+    sat_vec w = sat__v(0.0, 0.0);
+    int vertex = 0;
+    if (pmin < rad) {
+        const sat_vec *o = sat__coff(a);
+        sat_vec v0 = o[edge], v1 = o[edge + 1 == count ? 0 : edge + 1], e = sat__sub(v1, v0);
+        sat_vec w0 = sat__sub(d, v0), w1 = sat__sub(d, v1);
+        if (sat__dot(w0, e) < 0.0) {
+            w = w0;
+            vertex = 1;
+        } else if (sat__dot(w1, e) > 0.0) {
+            w = w1;
+            vertex = 1;
         }
+        /* Apart along the axis through the vertex: beyond the reach, compared squared. */
+        double reach = rad + tol;
+        if (vertex && sat__dot(w, w) > reach * reach)
+            return 0;
     }
     if (!full)
         return 1;
 
-    best_axis best;
-    int use_vertex = qv < least.depth;
-    best.depth = use_vertex ? qv : least.depth;
-    best.normal = use_vertex ? sat__neg(u) : least.flip ? sat__neg(n[least.index]) : n[least.index];
-    best.b_in_a = c_in_p;
+    sat_vec axis = n[code >> 1];
+    best->depth = least;
+    best->normal = code & 1 ? sat__neg(axis) : axis;
+    if (vertex) {
+        double dist;
+        sat_vec u = sat__normalize(w, &dist); /* from the vertex toward the centre */
+        double qv = rad - dist;
+        if ((u.x != 0.0 || u.y != 0.0) && qv < least) {
+            best->depth = qv;
+            best->normal = u;
+        }
+    }
+    best->b_in_a = c_in_p;
+    /* The polygon is in the circle when every vertex is within the reach. It cannot be when
+     * along some normal it extends farther than the reach from the centre (most - rad, with
+     * a margin of tol over the rounding): then no vertex is read. */
     double reach = rad + tol;
-    best.a_in_b = far2 <= reach * reach;
-    finish(&best, tol, r);
+    int a_in_b = 0;
+    if (most - rad <= reach + tol) {
+        const sat_vec *o = sat__coff(a);
+        double far2 = 0.0;
+        for (int i = 0; i < count; i++) {
+            sat_vec v = sat__sub(o[i], d);
+            double d2 = sat__dot(v, v);
+            far2 = d2 > far2 ? d2 : far2;
+        }
+        a_in_b = far2 <= reach * reach;
+    }
+    best->a_in_b = a_in_b;
     return 1;
 }
 
@@ -200,7 +219,7 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
 /* Decided on squared distances (no square root unless they touch), the same way for the
  * yes/no test and the full result, so the two always agree. */
 static inline int circle_circle(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
-                                sat_result *r, int full)
+                                best_axis *best, int full)
 {
     double reach = a->radius + b->radius + tol;
     if (sat__dot(d, d) > reach * reach)
@@ -208,33 +227,32 @@ static inline int circle_circle(const sat_shape *a, const sat_shape *b, sat_vec 
     if (full) {
         double dist;
         sat_vec n = sat__normalize(d, &dist);
-        best_axis best;
-        best_init(&best); /* concentric: the normal stays (1, 0) */
+        best_init(best); /* concentric: the normal stays (1, 0) */
         if (n.x != 0.0 || n.y != 0.0)
-            best.normal = n;
-        best.depth = a->radius + b->radius - dist;
-        best.a_in_b = dist + a->radius <= b->radius + tol;
-        best.b_in_a = dist + b->radius <= a->radius + tol;
-        finish(&best, tol, r);
+            best->normal = n;
+        best->depth = a->radius + b->radius - dist;
+        best->a_in_b = dist + a->radius <= b->radius + tol;
+        best->b_in_a = dist + b->radius <= a->radius + tol;
     }
     return 1;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------- */
 
-typedef int (*test_fn)(const sat_shape *a, const sat_shape *b, sat_vec d, double tol);
-typedef int (*collide_fn)(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
-                          sat_result *r);
+/* The pair functions take the shapes alone and work out the offset and the tolerance
+ * themselves: the offset is computed as a pair of doubles, and passing it in two registers
+ * made the callee rebuild the pair through memory (a store that cannot forward, ~5 ns). */
+typedef int (*test_fn)(const sat_shape *a, const sat_shape *b);
+typedef int (*collide_fn)(const sat_shape *a, const sat_shape *b, best_axis *best);
 
 #define SAT_PAIR(name)                                                                        \
-    static int name##_test(const sat_shape *a, const sat_shape *b, sat_vec d, double tol)    \
+    static int name##_test(const sat_shape *a, const sat_shape *b)                            \
     {                                                                                         \
-        return name(a, b, d, tol, NULL, 0);                                                   \
+        return name(a, b, sat__offset(a, b), sat__touch_tol(a, b), NULL, 0);                  \
     }                                                                                         \
-    static int name##_full(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,    \
-                           sat_result *r)                                                     \
+    static int name##_full(const sat_shape *a, const sat_shape *b, best_axis *best)           \
     {                                                                                         \
-        return name(a, b, d, tol, r, 1);                                                      \
+        return name(a, b, sat__offset(a, b), sat__touch_tol(a, b), best, 1);                  \
     }
 
 SAT_PAIR(polygon_polygon)
@@ -258,12 +276,11 @@ static const struct {
 
 /* Whether a is computed first. Total and independent of argument order: the kinds, then
  * the shapes' own state, then the caller's id, then (identical shapes, equal ids) memory. */
-static int comes_first(const sat_shape *a, const sat_shape *b)
+static int same_kind_first(const sat_shape *a, const sat_shape *b)
 {
 #define SAT_ORDER(f)                                                                          \
     if (a->f != b->f)                                                                         \
         return a->f < b->f;
-    SAT_ORDER(kind)
     SAT_ORDER(pos.x)
     SAT_ORDER(pos.y)
     SAT_ORDER(pos_lo.x)
@@ -278,6 +295,12 @@ static int comes_first(const sat_shape *a, const sat_shape *b)
     return (uintptr_t)a <= (uintptr_t)b;
 }
 
+/* The kinds decide at once, here, without a call. */
+static inline int comes_first(const sat_shape *a, const sat_shape *b)
+{
+    return a->kind != b->kind ? a->kind < b->kind : same_kind_first(a, b);
+}
+
 int sat_test(const sat_shape *a, const sat_shape *b)
 {
     if (!comes_first(a, b)) {
@@ -285,27 +308,20 @@ int sat_test(const sat_shape *a, const sat_shape *b)
         a = b;
         b = t;
     }
-    return pairs[a->kind][b->kind].test(a, b, sat__offset(a, b), sat__touch_tol(a, b));
+    return pairs[a->kind][b->kind].test(a, b);
 }
 
 int sat_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
 {
-    sat_result r;
+    best_axis best;
     int swapped = !comes_first(a, b);
     if (swapped) {
         const sat_shape *t = a;
         a = b;
         b = t;
     }
-    if (!pairs[a->kind][b->kind].collide(a, b, sat__offset(a, b), sat__touch_tol(a, b), &r))
+    if (!pairs[a->kind][b->kind].collide(a, b, &best))
         return 0;
-    if (swapped) {
-        int t = r.a_in_b;
-        r.normal = sat__neg(r.normal);
-        set_mtv(&r);
-        r.a_in_b = r.b_in_a;
-        r.b_in_a = t;
-    }
-    *result = r;
+    finish(&best, sat__touch_tol(a, b), swapped, result);
     return 1;
 }
