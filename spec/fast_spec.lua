@@ -84,6 +84,45 @@ describe("sat.fast", function()
     assert.is_true(hits > pairs_tested / 5 and hits < pairs_tested * 4 / 5, tostring(hits))
   end)
 
+  it("sat.collide fills responses exactly as the C sat.collide does", function()
+    local shapes = random_shapes(30, 4242)
+    local mine, theirs = {}, setmetatable({}, { __index = function() return "mine" end })
+    local normal, mtv
+    for i = 1, #shapes do
+      for j = 1, #shapes do
+        local a, b = shapes[i], shapes[j]
+        local r, c = sat.collide(a, b), core.collide(a, b)
+        assert.are.equal(c == nil, r == nil)
+        if c then
+          for _, k in ipairs({ "a", "b", "overlap", "aInB", "bInA" }) do
+            assert.are.equal(c[k], r[k], k)
+          end
+          assert.are.equal(c.normal, r.normal) -- vec __eq: both components
+          assert.are.equal(c.mtv, r.mtv)
+          assert.are.equal(getmetatable(c), getmetatable(r))
+          assert.are.equal(tostring(c), tostring(r))
+          -- reused: the same table and the same two vecs, written in place
+          assert.are.equal(mine, sat.collide(a, b, mine))
+          normal, mtv = normal or mine.normal, mtv or mine.mtv
+          assert.are.equal(normal, rawget(mine, "normal"))
+          assert.is_true(rawequal(normal, mine.normal) and rawequal(mtv, mine.mtv))
+          assert.are.equal(c.overlap, mine.overlap)
+          assert.are.equal(c.mtv, mine.mtv)
+          assert.are.equal(getmetatable(c), getmetatable(mine))
+          -- a table with its own metatable keeps it, and gets raw sets
+          assert.are.equal(theirs, sat.collide(a, b, theirs))
+          assert.are.equal("mine", theirs.nothing)
+          assert.are.equal(c.bInA, rawget(theirs, "bInA"))
+        else
+          local before = mine.overlap
+          assert.is_nil(sat.collide(a, b, mine))
+          assert.are.equal(before, mine.overlap)
+        end
+      end
+    end
+    assert.is_not_nil(normal) -- some pairs did collide
+  end)
+
   it("counts touching shapes as colliding with a zero move", function()
     local a, b = sat.box(100, 100, 1, 1), sat.box(101, 100, 1, 1)
     assert.is_true(sat.test(a, b))
@@ -103,6 +142,10 @@ describe("sat.fast", function()
       "bad argument #1 to 'collidesWith' (shape expected, got string)")
     has(err(function() local r = s:collidesWith() return r end),
       "bad argument #1 to 'collidesWith' (shape expected, got no value)")
+    has(err(function() local r = sat.collide(s) return r end),
+      "bad argument #2 to 'collide' (shape expected, got no value)")
+    has(err(function() local r = sat.collide(s, s, 5) return r end),
+      "bad argument #3 to 'collide' (table expected, got number)")
     -- a table given a shape's metatable is still not a shape
     local fake = setmetatable({}, getmetatable(sat.box(0, 0, 1, 1)))
     has(err(function() local r = sat.test(s, fake) return r end), "bad argument #2 to 'test'")
@@ -127,12 +170,13 @@ describe("sat.fast", function()
   end)
 
   if accelerated then
-    it("compiles: a hot loop of sat.test and collidesWith is one looping trace", function()
+    it("compiles: a hot loop of sat.test, collidesWith and collide is one looping trace", function()
       -- A lua_CFunction would end the trace there and stitch a new one after it (linktype
       -- "stitch"); FFI calls stay inside the loop's trace.
       local shapes = random_shapes(40, 777)
       local util = require("jit.util")
       local links, aborts = {}, {}
+      local response = {}
       local function loop()
         local n, hits = #shapes, 0
         for i = 1, 2000 do
@@ -140,6 +184,7 @@ describe("sat.fast", function()
           if sat.test(a, b) then hits = hits + 1 end
           local hit = a:collidesWith(b)
           if hit then hits = hits + 1 end
+          if sat.collide(a, b, response) then hits = hits + response.overlap end
         end
         return hits
       end

@@ -2,12 +2,12 @@
 --
 -- Under LuaJIT a call to a lua_CFunction is never compiled, and every Lua C API call inside
 -- it costs; an FFI call is compiled into a direct call of the C function. So, with the JIT
--- on, `sat.test` and `shape:collidesWith` become Lua functions that check their arguments
--- (type and metatable, which the JIT turns into a few guards) and call the core's
--- sat_test / sat_collide through the FFI, and a shape's method lookup goes through a Lua
--- __index the JIT can follow. Anything else than two shapes is handed, by a tail call, to
--- the C function, which raises the very error it always raised (a tail call keeps the
--- caller's name for the function in the message).
+-- on, `sat.test`, `sat.collide` and `shape:collidesWith` become Lua functions that check
+-- their arguments (type and metatable, which the JIT turns into a few guards) and call the
+-- core's sat_test / sat_collide through the FFI, and a shape's method lookup goes through a
+-- Lua __index the JIT can follow. Any other arguments are handed, by a tail call, to the C
+-- function, which raises the very error it always raised (a tail call keeps the caller's
+-- name for the function in the message).
 --
 -- Elsewhere (Lua 5.1 to 5.4, or LuaJIT with the JIT off, where FFI calls are slower than
 -- C API calls) install() returns nil and the C functions stay as they are.
@@ -53,7 +53,7 @@ local function open_api(ffi, lightud)
   return api
 end
 
---- install(core) -> {test = fn, collidesWith = fn} | nil
+--- install(core) -> {test = fn, collidesWith = fn, collide = fn} | nil
 -- With LuaJIT's JIT on: puts the FFI collidesWith and a Lua __index into the shapes'
 -- method tables and metatables (every shape, old and new, uses them from then on) and
 -- returns the functions; otherwise changes nothing and returns nil.
@@ -76,8 +76,11 @@ function M.install(core)
   local shape_ptr = ffi.typeof("const struct sat_lua_shape_v1 *")
   local sat_test, sat_collide = api.test, api.collide
   local result = ffi.new("struct sat_lua_result_v1") -- filled and read at once: reusable
-  local PM, CM = info.polygonMeta, info.circleMeta
+  local vec_ptr = ffi.typeof("struct sat_lua_vec_v1 *")
+  local PM, CM, VM, RM = info.polygonMeta, info.circleMeta, info.vecMeta, info.responseMeta
   local c_test, c_collidesWith, c_index = core.test, info.collidesWith, info.index
+  local c_collide, vec, rawget, rawset = core.collide, core.vec, rawget, rawset
+  local setmetatable = setmetatable
 
   -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
   local function test(...)
@@ -106,6 +109,51 @@ function M.install(core)
     return c_collidesWith(...)
   end
 
+  -- response[key] = a vec holding (x, y): written into the vec already there if any.
+  local function set_vec(r, key, x, y)
+    local v = rawget(r, key)
+    if type(v) == "userdata" and getmetatable(v) == VM then
+      local p = cast(vec_ptr, v)
+      p.x, p.y = x, y
+    else
+      rawset(r, key, vec(x, y))
+    end
+  end
+
+  -- As the C sat.collide: a table given is filled with raw sets (and given the response
+  -- metatable when it has none); without one, a new response.
+  local function collide(...)
+    local a, b, r = ...
+    if type(a) == "userdata" and type(b) == "userdata" and (r == nil or type(r) == "table") then
+      local ma, mb = getmetatable(a), getmetatable(b)
+      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
+        if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
+          return nil
+        end
+        local n, m = result.normal, result.mtv
+        if r == nil then
+          return setmetatable({
+            a = a, b = b, overlap = result.overlap,
+            normal = vec(n.x, n.y), mtv = vec(m.x, m.y),
+            aInB = result.a_in_b ~= 0, bInA = result.b_in_a ~= 0,
+          }, RM)
+        end
+        if getmetatable(r) == nil then
+          setmetatable(r, RM)
+        end
+        rawset(r, "a", a)
+        rawset(r, "b", b)
+        rawset(r, "overlap", result.overlap)
+        set_vec(r, "normal", n.x, n.y)
+        set_vec(r, "mtv", m.x, m.y)
+        rawset(r, "aInB", result.a_in_b ~= 0)
+        rawset(r, "bInA", result.b_in_a ~= 0)
+        return r
+      end
+    end
+    return c_collide(...)
+  end
+
   -- Methods first, then the C __index (category, mask and the shape's own fields).
   local function indexer(methods)
     return function(s, k)
@@ -122,7 +170,7 @@ function M.install(core)
   end
   PM.__index = indexer(info.polygonMethods)
   CM.__index = indexer(info.circleMethods)
-  return { test = test, collidesWith = collidesWith }
+  return { test = test, collidesWith = collidesWith, collide = collide }
 end
 
 return M
