@@ -5,7 +5,10 @@
 -- same in every figure and the empty C call is a fair floor. The main pairs are circles,
 -- whose narrow phase is a few nanoseconds of C: what is measured is the binding. A poly8
 -- case shows a dearer narrow phase through the same binding; collidesWith_cached calls the
--- method through a local, to show what the method lookup costs.
+-- method through a local, to show what the method lookup costs. Under LuaJIT, where sat.test
+-- and collidesWith reach the core through the FFI (sat/fast.lua), two more figures: an
+-- empty C function through the FFI (that way's floor) and sat_test through the FFI with no
+-- argument checks (the C work itself), so that what the binding adds can be read off.
 --
 -- Each figure is the median of REPS timed runs of CALLS calls, after a warm-up run (which
 -- also lets LuaJIT compile the loop). Garbage: CALLS calls with the collector stopped.
@@ -134,6 +137,27 @@ if type(core._nop) == "function" then
 end
 lib.note("%s: the floor is %s", lib.vm, floor_name)
 
+-- Under LuaJIT, sat.fast reaches the core through the FFI: the floor of that way in is an
+-- empty C function called through the FFI, measured too (same loop).
+-- And the core's own sat_test through the FFI with no checks at all (pointers cast once,
+-- beforehand): what is left between it and sat.test is what the binding adds.
+local ffi_nop, direct_test, ffi_ptrs
+if rawget(_G, "jit") then
+  local ffi = require("ffi")
+  ffi.cdef("int bench_nop2(const void *a, const void *b);")
+  ffi_nop = ffi.load(package.searchpath("bench_clock", package.cpath)).bench_nop2
+  if sat.test ~= sat.core.test then -- sat.fast is on: its cdef is there
+    local api = ffi.cast("const struct sat_lua_api_v1 *", sat.core._ffi.api)
+    local shape_ptr, raw = ffi.typeof("const struct sat_lua_shape_v1 *"), api.test
+    direct_test = function(a, b) return raw(a, b) ~= 0 end
+    ffi_ptrs = function(T)
+      local P = {}
+      for i = 1, #T do P[i] = ffi.cast(shape_ptr, T[i]) end
+      return P
+    end
+  end
+end
+
 local CA, CB, chits = pairs_of(circle)
 local PA, PB, phits = pairs_of(poly8)
 lib.emit("pairs", PAIRS, "count")
@@ -143,7 +167,10 @@ lib.emit("pairs_poly8.overlapping", phits, "count")
 local response = sat.collide(CA[1], CB[1]) or {}
 local cases = {
   { "nop", loops.nop, CA, CB, nop },
+  { "nop_ffi", ffi_nop and loops.nop, CA, CB, ffi_nop },
   { "test", loops.test, CA, CB, sat.test },
+  { "test_direct", direct_test and loops.test, ffi_ptrs and ffi_ptrs(CA), ffi_ptrs and ffi_ptrs(CB),
+    direct_test },
   { "collidesWith", loops.collidesWith, CA, CB },
   -- the same C function without the method lookup (shape.__index is a C function)
   { "collidesWith_cached", loops.test, CA, CB, CA[1].collidesWith },
@@ -153,10 +180,14 @@ local cases = {
   { "collidesWith_poly8", loops.collidesWith, PA, PB },
 }
 for _, c in ipairs(cases) do
-  lib.emit(c[1], time_case(c[2], c[3], c[4], c[5], c[6]), "ns")
+  if c[2] then
+    lib.emit(c[1], time_case(c[2], c[3], c[4], c[5], c[6]), "ns")
+  end
 end
 for _, c in ipairs(cases) do
-  if c[1] ~= "nop" and not c[1]:find("poly8") and not c[1]:find("cached") then
+  local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("cached")
+    or c[1]:find("direct")
+  if c[2] and not context then
     lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")
   end
 end

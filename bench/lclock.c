@@ -4,6 +4,8 @@
  *   local clock = require("bench_clock")
  *   clock.now()   -> seconds (CLOCK_MONOTONIC, the same clock as bench/core.c)
  *   clock.nop(...) -> nothing: an empty lua_CFunction, the cost of calling C from Lua
+ *   bench_nop2(a, b)  an empty C function of two pointers, for LuaJIT's FFI (the floor of
+ *                     an FFI call, which is how sat.fast reaches the core under LuaJIT)
  *
  * Built per Lua version by bench/run.sh; not part of the library.
  */
@@ -29,6 +31,14 @@ static int l_nop(lua_State *L)
 }
 
 int luaopen_bench_clock(lua_State *L);
+int bench_nop2(const void *a, const void *b);
+
+int bench_nop2(const void *a, const void *b)
+{
+    (void)a;
+    (void)b;
+    return 0;
+}
 
 int luaopen_bench_clock(lua_State *L)
 {

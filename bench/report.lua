@@ -38,7 +38,7 @@ local function row(label, value, target, mark)
     print(string.format("| %s | %s | %s | %s |", label:gsub("^ +", "&nbsp;&nbsp;"), value,
       target or "", mark or ""))
   else
-    local line = string.format("  %-40s %14s   %-26s %s", label, value, target or "", mark or "")
+    local line = string.format("  %-48s %12s   %-22s %s", label, value, target or "", mark or "")
     print((line:gsub("%s+$", "")))
   end
 end
@@ -129,18 +129,37 @@ end
 local vms = { { "lua54", "lua5.4" }, { "luajit", "luajit" } }
 for _, vm in ipairs(vms) do
   local p = vm[1] .. "."
-  local floor = get(p .. "nop")
+  local floor, ffi_floor = get(p .. "nop"), get(p .. "nop_ffi")
   header(string.format("Binding under %s: ns per call from Lua, median of 7 runs of 1e6 calls", vm[2]))
   say("  (circle pairs, half overlapping; every figure includes the same loop and table reads)")
   figure("empty C call (the floor)", p .. "nop")
+  if ffi_floor then
+    figure("  empty C call through the FFI", p .. "nop_ffi")
+    figure("  sat_test alone, through the FFI", p .. "test_direct")
+  end
   local within = floor and 1.5 * floor
   local function ratio(name)
     local v = get(p .. name)
-    return (v and floor) and string.format(" (%.1fx)", v / floor) or ""
+    if not (v and floor) then
+      return ""
+    end
+    if ffi_floor then
+      return string.format(" (%.1fx; %.1fx FFI)", v / floor, v / ffi_floor)
+    end
+    return string.format(" (%.1fx)", v / floor)
   end
   figure("sat.test" .. ratio("test"), p .. "test", within, "<= 1.5x floor")
   figure("a:collidesWith(b)" .. ratio("collidesWith"), p .. "collidesWith", within,
     "<= 1.5x floor")
+  if ffi_floor then
+    local ffi_within = 1.5 * ffi_floor
+    figure("sat.test vs the FFI floor", p .. "test", ffi_within, "<= 1.5x FFI floor", true)
+    local t, d = get(p .. "test"), get(p .. "test_direct")
+    if t and d then
+      say(string.format("  %s: what the binding adds to sat_test's own %.1f ns: %.1f ns",
+        "  sat.test", d - ffi_floor, t - d))
+    end
+  end
   figure("  the same, method fetched once" .. ratio("collidesWith_cached"),
     p .. "collidesWith_cached")
   figure("sat.collide, reused response" .. ratio("collide_reuse"), p .. "collide_reuse")
