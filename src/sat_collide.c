@@ -66,11 +66,12 @@ static inline void least_init(least_axis *l)
 
 static inline void least_consider(least_axis *l, double p, double q, int index)
 {
-    double depth = p <= q ? p : q;
-    int better = depth < l->depth;
-    l->depth = better ? depth : l->depth;
-    l->index = better ? index : l->index;
-    l->flip = better ? p > q : l->flip;
+    /* Written as min instructions and masks: compilers turn the plain selects into branches. */
+    double depth = q < p ? q : p;
+    int better = -(depth < l->depth);
+    l->depth = depth < l->depth ? depth : l->depth;
+    l->index ^= (l->index ^ index) & better;
+    l->flip ^= (l->flip ^ (p > q)) & better;
 }
 
 /* ---- polygon / polygon ---------------------------------------------------------------- */
