@@ -9,8 +9,9 @@
  *   drawn at random, without repeats, from a pool of WORLD_SHAPES (8,192) shapes (a mixed
  *   case draws each pair's two shapes from its own half of the pool), so each shape is in
  *   about 16 pairs, as in a dense game world. The shapes' centres are uniform in a disk whose
- *   radius is bisected until half of the pairs overlap. The pool (6.5 MB for 8-gons) stays in
- *   L3 but not in L2; each call is one pass's only call of its pair.
+ *   radius is bisected until exactly half of the pairs overlap (it comes out at 21 to 26
+ *   units: the disk only sets how far apart each pair's two shapes are). The pool (6.5 MB for
+ *   8-gons) stays in L3 but not in L2; each call is one pass's only call of its pair.
  * - cold: `calls` pairs, each with its own two shapes (104 MB for 8-gons), laid out in call
  *   order: nearly every call waits for DRAM.
  * - hot: HOT_PAIRS (512) pairs, called `calls` times in random order: in L2, the arithmetic
