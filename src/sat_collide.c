@@ -53,25 +53,22 @@ static inline void finish(const best_axis *best, double tol, int swapped, sat_re
  * is too, but exiting early on a separating axis saves more than its misprediction costs). */
 typedef struct least_axis {
     double depth;
-    int index;   /* which axis */
-    int flip;    /* the normal is the axis negated */
+    int code;    /* 2 * the axis, + 1 when the normal is the axis negated */
 } least_axis;
 
 static inline void least_init(least_axis *l)
 {
     l->depth = HUGE_VAL;
-    l->index = 0;
-    l->flip = 0;
+    l->code = 0;
 }
 
 static inline void least_consider(least_axis *l, double p, double q, int index)
 {
-    /* Written as min instructions and masks: compilers turn the plain selects into branches. */
+    /* Written as a min instruction and a mask: compilers turn plain selects into branches. */
     double depth = q < p ? q : p;
     int better = -(depth < l->depth);
     l->depth = depth < l->depth ? depth : l->depth;
-    l->index ^= (l->index ^ index) & better;
-    l->flip ^= (l->flip ^ (p > q)) & better;
+    l->code ^= (l->code ^ (2 * index + (p > q))) & better;
 }
 
 /* ---- polygon / polygon ---------------------------------------------------------------- */
@@ -117,9 +114,10 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
     }
     if (!full)
         return 1;
-    sat_vec n = least.index < a->count ? na[least.index] : nb[least.index - a->count];
+    int index = least.code >> 1;
+    sat_vec n = index < a->count ? na[index] : nb[index - a->count];
     best->depth = least.depth;
-    best->normal = least.flip ? sat__neg(n) : n;
+    best->normal = least.code & 1 ? sat__neg(n) : n;
     best->a_in_b = a_in_b;
     best->b_in_a = b_in_a;
     return 1;
@@ -141,8 +139,10 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
                                  double tol, best_axis *best, int full)
 {
     const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a);
-    double s = a->scale, rad = b->radius, least = HUGE_VAL, most = -HUGE_VAL, pmin = HUGE_VAL;
-    int count = a->count, code = 0, edge = 0, c_in_p = 1;
+    double s = a->scale, rad = b->radius, most = -HUGE_VAL, pmin = HUGE_VAL;
+    int count = a->count, edge = 0, c_in_p = 1;
+    least_axis least;
+    least_init(&least);
 
     for (int i = 0; i < count; i++) {
         double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
@@ -150,12 +150,11 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
         if (p < -tol || q < -tol)
             return 0; /* exiting early saves more than its misprediction costs */
         /* Selects written as min/max instructions and masks, never as branches. */
-        double depth = q < p ? q : p, wide = q > p ? q : p;
-        int better = depth < least, beyond = p < pmin;
-        least = depth < least ? depth : least;
-        code ^= (code ^ (2 * i + (p > q))) & -better; /* the axis, and whether negated */
-        pmin = p < pmin ? p : pmin;                   /* the least p: centre farthest beyond */
-        edge ^= (edge ^ i) & -beyond;
+        double wide = q > p ? q : p;
+        int beyond = -(p < pmin);
+        least_consider(&least, p, q, i);
+        pmin = p < pmin ? p : pmin; /* the least p: the centre farthest beyond */
+        edge ^= (edge ^ i) & beyond;
         most = wide > most ? wide : most;
         c_in_p &= dn + rad <= amax + tol;
     }
@@ -183,14 +182,14 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
     if (!full)
         return 1;
 
-    sat_vec axis = n[code >> 1];
-    best->depth = least;
-    best->normal = code & 1 ? sat__neg(axis) : axis;
+    sat_vec axis = n[least.code >> 1];
+    best->depth = least.depth;
+    best->normal = least.code & 1 ? sat__neg(axis) : axis;
     if (vertex) {
         double dist;
         sat_vec u = sat__normalize(w, &dist); /* from the vertex toward the centre */
         double qv = rad - dist;
-        if ((u.x != 0.0 || u.y != 0.0) && qv < least) {
+        if ((u.x != 0.0 || u.y != 0.0) && qv < least.depth) {
             best->depth = qv;
             best->normal = u;
         }
