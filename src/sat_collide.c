@@ -130,8 +130,9 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
  * be the axis of least depth, and there the polygon's interval along it starts at that
  * vertex, so its depth is the radius less the centre's distance to the vertex.
  *
- * One pass over the normals and planes (no vertex, no branch) gives the depths along the
- * edge normals and the edge the centre lies farthest beyond. When the centre is outside, its
+ * One pass over the normals and planes (no vertex read, no branch but the exit on a
+ * separating edge) gives the depths along the edge normals and the edge the centre lies
+ * farthest beyond. When the centre is outside, its
  * closest feature is on that edge (any other edge's normal is farther from the direction to
  * the closest point, and its line no nearer), so the only vertices whose regions can hold
  * the centre are that edge's two ends: two vertices read, not all of them. */
