@@ -4,8 +4,9 @@
 # module `make LUA=lua5.4` builds. Counts are busted's, plus one failure for every spec file
 # in which valgrind found an invalid read/write, a use of uninitialised memory or a
 # definite leak. Then the same specs once more, in one busted run, against a module built
-# with gcc's AddressSanitizer + UndefinedBehaviorSanitizer (preloaded into lua5.4): they
-# see what valgrind cannot (undefined behaviour, overflows inside one allocation).
+# with gcc's AddressSanitizer + UndefinedBehaviorSanitizer (preloaded into lua5.4, and into
+# luajit for the FFI path): they see what valgrind cannot (undefined behaviour, overflows
+# inside one allocation).
 # Last line: `valgrind: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -54,34 +55,43 @@ for spec in $specs; do
 done
 
 # ---- ASan + UBSan build of the module ----------------------------------------------------
+# Under lua5.4 (the C functions) and under LuaJIT (with the JIT on: sat.test, sat.collide and
+# collidesWith reach the core through the FFI, lua/sat/fast.lua), plus fast_spec.lua.
 asan=$(gcc -print-file-name=libasan.so 2>/dev/null)
 ubsan=$(gcc -print-file-name=libubsan.so 2>/dev/null)
 if [ -f "$asan" ] && [ -f "$ubsan" ]; then
-  mkdir -p build/asan-lua5.4/sat
-  log=build/logs/asan.log
-  if gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fsanitize=address,undefined \
-      -fno-sanitize-recover=all -fno-omit-frame-pointer -fPIC -shared \
-      $(pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4) \
-      -o build/asan-lua5.4/sat/core.so src/*.c -lm >"$log" 2>&1; then
-    LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
-      LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/asan-lua5.4/?.so;;' \
-      lua5.4 "$busted" -o TAP $specs >"$log" 2>&1
-    rc=$?
-    tap_count "$log"
-    awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
-    if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-      grep -A20 -E 'ERROR: AddressSanitizer|runtime error' "$log" | head -n 40
-      tail -n 5 "$log"
+  for lua in lua5.4 luajit; do
+    if ! command -v $lua >/dev/null 2>&1; then
+      echo "asan+ubsan ($lua): $lua is not installed"
+      total_fail=$((total_fail + 1))
+      continue
+    fi
+    mkdir -p build/asan-$lua/sat
+    log=build/logs/asan-$lua.log
+    if gcc -std=c99 -Wall -Wextra -Werror -pedantic -O1 -g -fsanitize=address,undefined \
+        -fno-sanitize-recover=all -fno-omit-frame-pointer -fPIC -shared \
+        $(pkg-config --cflags $lua 2>/dev/null || echo -I/usr/include/$lua) \
+        -o build/asan-$lua/sat/core.so src/*.c -lm >"$log" 2>&1; then
+      LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
+        LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="build/asan-$lua/?.so;;" \
+        $lua "$busted" -o TAP $specs spec/fast_spec.lua >"$log" 2>&1
+      rc=$?
+      tap_count "$log"
+      awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30
+      if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+        grep -A20 -E 'ERROR: AddressSanitizer|runtime error' "$log" | head -n 40
+        tail -n 5 "$log"
+        fail=1
+      fi
+    else
+      cat "$log"
+      pass=0
       fail=1
     fi
-  else
-    cat "$log"
-    pass=0
-    fail=1
-  fi
-  echo "asan+ubsan: $pass passed, $fail failed"
-  total_pass=$((total_pass + pass))
-  total_fail=$((total_fail + fail))
+    echo "asan+ubsan ($lua): $pass passed, $fail failed"
+    total_pass=$((total_pass + pass))
+    total_fail=$((total_fail + fail))
+  done
 else
   echo "asan+ubsan: skipped (gcc's libasan / libubsan not found)"
 fi
