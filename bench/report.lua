@@ -102,12 +102,15 @@ local function mb(name)
 end
 header("C core: ns per call, median of 7 passes of " .. fmt(calls, "count") ..
   " seeded random calls (about half overlapping)")
-say(string.format("  world: over %s distinct pairs (poly8 table %s, in L3 like a game world's",
-  fmt(get("c.poly8_poly8.distinct"), "count"), mb("c.poly8_poly8.table_kb")))
-say(string.format("         shapes; %s of %s calls overlap). cold: every call its own pair",
+say(string.format("  world: %s distinct pairs drawn from a pool of %s shapes (poly8 pool %s: in",
+  fmt(get("c.poly8_poly8.distinct"), "count"), fmt(get("c.poly8_poly8.shapes"), "count"),
+  mb("c.poly8_poly8.table_kb")))
+say(string.format("         L3 like a game world's shapes, each in about 16 pairs; %s of %s",
   fmt(get("c.poly8_poly8.overlapping"), "count"), fmt(calls, "count")))
-say(string.format("         (%s: DRAM latency). hot: %s pairs in L2 (the arithmetic alone).",
-  mb("c.poly8_poly8.cold.table_kb"), fmt(get("c.poly8_poly8.hot.distinct"), "count")))
+say(string.format("         calls overlap). cold: every call its own pair and shapes (%s: DRAM",
+  mb("c.poly8_poly8.cold.table_kb")))
+say(string.format("         latency). hot: %s pairs in L2 (the arithmetic alone).",
+  fmt(get("c.poly8_poly8.hot.distinct"), "count")))
 local core_rows = {
   { "poly8 vs poly8, sat_test", "c.poly8_poly8.test", 150 },
   { "poly8 vs poly8, sat_collide", "c.poly8_poly8.collide", 250 },
