@@ -154,17 +154,17 @@ for _, vm in ipairs(vms) do
   figure("sat.test" .. ratio("test"), p .. "test", within, "<= 1.5x floor")
   figure("a:collidesWith(b)" .. ratio("collidesWith"), p .. "collidesWith", within,
     "<= 1.5x floor")
+  figure("  the same, method fetched once" .. ratio("collidesWith_cached"),
+    p .. "collidesWith_cached")
   if ffi_floor then
     local ffi_within = 1.5 * ffi_floor
     figure("sat.test vs the FFI floor", p .. "test", ffi_within, "<= 1.5x FFI floor", true)
     local t, d = get(p .. "test"), get(p .. "test_direct")
     if t and d then
-      say(string.format("  %s: what the binding adds to sat_test's own %.1f ns: %.1f ns",
-        "  sat.test", d - ffi_floor, t - d))
+      figure_row("  of it, sat_test's own work", fmt(d - ffi_floor, "ns"))
+      figure_row("  of it, what the binding adds", fmt(t - d, "ns"))
     end
   end
-  figure("  the same, method fetched once" .. ratio("collidesWith_cached"),
-    p .. "collidesWith_cached")
   figure("sat.collide, reused response" .. ratio("collide_reuse"), p .. "collide_reuse")
   figure("sat.collide, new response" .. ratio("collide_new"), p .. "collide_new")
   figure("sat.test, poly8 pairs", p .. "test_poly8")
