@@ -1109,21 +1109,20 @@ static const lsat_ffi_api ffi_api = {
  * the C functions fast.lua stands in front of (and falls back on for any other argument). */
 static void push_ffi_table(lua_State *L, int base)
 {
+    /* upvalue positions (UV_* order, from base) and the names they go under */
+    static const struct {
+        int offset;
+        const char *name;
+    } values[] = {{7, "polygonMeta"},    {8, "circleMeta"},    {6, "vecMeta"},
+                  {5, "responseMeta"},   {1, "polygonMethods"}, {2, "circleMethods"}};
+    size_t i;
     lua_createtable(L, 0, 10);
     lua_pushlightuserdata(L, (void *)&ffi_api);
     lua_setfield(L, -2, "api");
-    lua_pushvalue(L, base + 7);
-    lua_setfield(L, -2, "polygonMeta");
-    lua_pushvalue(L, base + 8);
-    lua_setfield(L, -2, "circleMeta");
-    lua_pushvalue(L, base + 6);
-    lua_setfield(L, -2, "vecMeta");
-    lua_pushvalue(L, base + 5);
-    lua_setfield(L, -2, "responseMeta");
-    lua_pushvalue(L, base + 1);
-    lua_setfield(L, -2, "polygonMethods");
-    lua_pushvalue(L, base + 2);
-    lua_setfield(L, -2, "circleMethods");
+    for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+        lua_pushvalue(L, base + values[i].offset);
+        lua_setfield(L, -2, values[i].name);
+    }
     lua_getfield(L, base + 7, "__index");
     lua_setfield(L, -2, "index");
     lua_getfield(L, base + 1, "collidesWith");
