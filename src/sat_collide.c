@@ -36,10 +36,10 @@ static inline void best_init(best_axis *b)
 /* The result in the caller's order: the normal negated and the flags swapped when the pair
  * was computed the other way round; mtv = -normal * overlap. Adding 0 turns a -0 into 0 and
  * leaves every other value as it is, so neither prints as "-0". */
-static inline void finish(const best_axis *best, double tol, int swapped, sat_result *r)
+static inline void finish(const best_axis *best, int swapped, sat_result *r)
 {
     /* Without branches: which order a pair of one kind takes is as random as the pair. */
-    double sign = 1.0 - 2.0 * swapped, overlap = best->depth > tol ? best->depth : 0.0;
+    double sign = 1.0 - 2.0 * swapped, overlap = best->depth;
     int flip = (best->a_in_b ^ best->b_in_a) & -swapped;
     r->overlap = overlap;
     r->normal = sat__v(sign * best->normal.x + 0.0, sign * best->normal.y + 0.0);
@@ -132,10 +132,10 @@ static inline int polygon_polygon(const sat_shape *a, const sat_shape *b, sat_ve
  *
  * One pass over the normals and planes (no vertex read, no branch but the exit on a
  * separating edge) gives the depths along the edge normals and the edge the centre lies
- * farthest beyond. When the centre is outside, its
- * closest feature is on that edge (any other edge's normal is farther from the direction to
- * the closest point, and its line no nearer), so the only vertices whose regions can hold
- * the centre are that edge's two ends: two vertices read, not all of them. */
+ * farthest beyond. When the centre is outside, its closest feature is on that edge (any
+ * other edge's normal is farther from the direction to the closest point, and its line no
+ * nearer), so the only vertices whose regions can hold the centre are that edge's two
+ * ends: two vertices read, not all of them. */
 static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec d,
                                  double tol, best_axis *best, int full)
 {
@@ -253,7 +253,11 @@ typedef int (*collide_fn)(const sat_shape *a, const sat_shape *b, best_axis *bes
     }                                                                                         \
     static int name##_full(const sat_shape *a, const sat_shape *b, best_axis *best)           \
     {                                                                                         \
-        return name(a, b, sat__offset(a, b), sat__touch_tol(a, b), best, 1);                  \
+        double tol = sat__touch_tol(a, b);                                                    \
+        if (!name(a, b, sat__offset(a, b), tol, best, 1))                                     \
+            return 0;                                                                         \
+        best->depth = best->depth > tol ? best->depth : 0.0; /* within tol: touching */       \
+        return 1;                                                                             \
     }
 
 SAT_PAIR(polygon_polygon)
@@ -323,6 +327,6 @@ int sat_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
     }
     if (!pairs[a->kind][b->kind].collide(a, b, &best))
         return 0;
-    finish(&best, sat__touch_tol(a, b), swapped, result);
+    finish(&best, swapped, result);
     return 1;
 }
