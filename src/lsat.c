@@ -80,7 +80,7 @@ static uintptr_t shape_stamp(const sat_shape *s)
     return (uintptr_t)s ^ (uintptr_t)&stamp_key;
 }
 
-static sat_shape *toshape(lua_State *L, int idx)
+sat_shape *lsat_toshape(lua_State *L, int idx)
 {
     unsigned char *p = (unsigned char *)lua_touserdata(L, idx);
     uintptr_t word;
@@ -169,9 +169,9 @@ static sat_vec *check_vec(lua_State *L, int arg)
     return v;
 }
 
-static sat_shape *check_shape(lua_State *L, int arg)
+sat_shape *lsat_checkshape(lua_State *L, int arg)
 {
-    sat_shape *s = toshape(L, arg);
+    sat_shape *s = lsat_toshape(L, arg);
     if (s == NULL)
         type_error(L, arg, "shape");
     return s;
@@ -179,7 +179,7 @@ static sat_shape *check_shape(lua_State *L, int arg)
 
 static sat_shape *check_kind(lua_State *L, int arg, sat_kind kind)
 {
-    sat_shape *s = toshape(L, arg);
+    sat_shape *s = lsat_toshape(L, arg);
     if (s == NULL || s->kind != kind)
         type_error(L, arg, kind == SAT_POLYGON ? "polygon" : "circle");
     return s;
@@ -225,21 +225,6 @@ static int push_fields(lua_State *L, int idx)
         return 1;
     lua_pop(L, 1);
     return 0;
-}
-
-/* ---- public helpers of lsat.h -------------------------------------------------------------- */
-
-sat_shape *lsat_toshape(lua_State *L, int idx)
-{
-    return toshape(L, idx);
-}
-
-sat_shape *lsat_checkshape(lua_State *L, int arg)
-{
-    sat_shape *s = lsat_toshape(L, arg);
-    if (s == NULL)
-        type_error(L, arg, "shape");
-    return s;
 }
 
 /* ---- vectors ----------------------------------------------------------------------------- */
@@ -673,7 +658,7 @@ static int is_method(lua_State *L, const sat_shape *s, int key)
 /* Methods first, then category / mask, then the shape's own fields. */
 static int shape_index(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     lua_pushvalue(L, 2);
     lua_rawget(L, s->kind == SAT_POLYGON ? UV_POLYMETHODS : UV_CIRCMETHODS);
     if (!lua_isnil(L, -1))
@@ -699,7 +684,7 @@ static int shape_index(lua_State *L)
 
 static int shape_newindex(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     if (lua_type(L, 2) == LUA_TSTRING) {
         const char *k = lua_tostring(L, 2);
         int cat = strcmp(k, "category") == 0;
@@ -734,7 +719,7 @@ static int shape_newindex(lua_State *L)
 
 static int shape_tostring(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     sat_vec p = sat_shape_position(s);
     char x[32], y[32], r[32];
     fmt_num(x, sizeof x, p.x);
@@ -752,7 +737,7 @@ static int shape_tostring(lua_State *L)
 
 static int shape_move_to(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double x = check_coord(L, 2), y = check_coord(L, 3);
     check_status(L, sat_shape_move_to(s, x, y), 2);
     lua_settop(L, 1);
@@ -761,7 +746,7 @@ static int shape_move_to(lua_State *L)
 
 static int shape_move(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double dx = check_finite(L, 2), dy = check_finite(L, 3);
     check_status(L, sat_shape_move(s, dx, dy), 2);
     lua_settop(L, 1);
@@ -770,7 +755,7 @@ static int shape_move(lua_State *L)
 
 static int shape_position(lua_State *L)
 {
-    sat_vec p = sat_shape_position(check_shape(L, 1));
+    sat_vec p = sat_shape_position(lsat_checkshape(L, 1));
     lua_pushnumber(L, p.x);
     lua_pushnumber(L, p.y);
     return 2;
@@ -778,7 +763,7 @@ static int shape_position(lua_State *L)
 
 static int shape_set_rotation(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     check_status(L, sat_shape_set_rotation(s, check_finite(L, 2)), 2);
     lua_settop(L, 1);
     return 1;
@@ -786,7 +771,7 @@ static int shape_set_rotation(lua_State *L)
 
 static int shape_rotate(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     check_status(L, sat_shape_rotate(s, check_finite(L, 2)), 2);
     lua_settop(L, 1);
     return 1;
@@ -794,13 +779,13 @@ static int shape_rotate(lua_State *L)
 
 static int shape_rotation(lua_State *L)
 {
-    lua_pushnumber(L, sat_shape_rotation(check_shape(L, 1)));
+    lua_pushnumber(L, sat_shape_rotation(lsat_checkshape(L, 1)));
     return 1;
 }
 
 static int shape_scale(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double f = check_finite(L, 2);
     if (!(f > 0.0))
         return luaL_argerror(L, 2, sat_status_message(SAT_ERR_BAD_SCALE));
@@ -811,7 +796,7 @@ static int shape_scale(lua_State *L)
 
 static int shape_bbox(lua_State *L)
 {
-    sat_aabb b = sat_shape_bbox(check_shape(L, 1));
+    sat_aabb b = sat_shape_bbox(lsat_checkshape(L, 1));
     lua_pushnumber(L, b.x1);
     lua_pushnumber(L, b.y1);
     lua_pushnumber(L, b.x2);
@@ -821,7 +806,7 @@ static int shape_bbox(lua_State *L)
 
 static int shape_contains(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double x = check_finite(L, 2), y = check_finite(L, 3);
     lua_pushboolean(L, sat_shape_contains(s, x, y));
     return 1;
@@ -829,20 +814,20 @@ static int shape_contains(lua_State *L)
 
 static int shape_area(lua_State *L)
 {
-    lua_pushnumber(L, sat_shape_area(check_shape(L, 1)));
+    lua_pushnumber(L, sat_shape_area(lsat_checkshape(L, 1)));
     return 1;
 }
 
 static int shape_kind(lua_State *L)
 {
-    lua_pushstring(L, check_shape(L, 1)->kind == SAT_POLYGON ? "polygon" : "circle");
+    lua_pushstring(L, lsat_checkshape(L, 1)->kind == SAT_POLYGON ? "polygon" : "circle");
     return 1;
 }
 
 /* A copy with a new id; the Lua fields are copied too (a shallow copy of the table). */
 static int shape_clone(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     sat_shape *c = (sat_shape *)sat_newuserdata_uv(L, sat_shape_bytes(s));
     sat_shape_copy(c, s);
     finish_shape(L, c);
@@ -862,7 +847,7 @@ static int shape_clone(lua_State *L)
 
 static int shape_raycast(lua_State *L)
 {
-    sat_shape *s = check_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     sat_vec p1, p2;
     sat_hit hit;
     p1.x = check_finite(L, 2);
@@ -933,14 +918,14 @@ static int shape_set_radius(lua_State *L)
 
 static int l_test(lua_State *L)
 {
-    sat_shape *a = check_shape(L, 1), *b = check_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     lua_pushboolean(L, sat_test(a, b));
     return 1;
 }
 
 static int shape_collides_with(lua_State *L)
 {
-    sat_shape *a = check_shape(L, 1), *b = check_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     sat_result r;
     if (!sat_collide(a, b, &r)) {
         lua_pushboolean(L, 0);
@@ -981,7 +966,7 @@ static void set_field(lua_State *L, int resp, int key)
 
 static int l_collide(lua_State *L)
 {
-    sat_shape *a = check_shape(L, 1), *b = check_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     sat_result r;
     if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
         return type_error(L, 3, "table");
@@ -1070,7 +1055,7 @@ static int response_tostring(lua_State *L)
 
 static int l_is_shape(lua_State *L)
 {
-    lua_pushboolean(L, toshape(L, 1) != NULL);
+    lua_pushboolean(L, lsat_toshape(L, 1) != NULL);
     return 1;
 }
 
