@@ -82,29 +82,32 @@ function M.install(core)
   local c_collide, vec, rawget, rawset = core.collide, core.vec, rawget, rawset
   local setmetatable = setmetatable
 
+  -- Whether v is a shape: a userdata (a table can be given a shape's metatable) with one.
+  local function is_shape(v)
+    if type(v) ~= "userdata" then
+      return false
+    end
+    local m = getmetatable(v)
+    return m == PM or m == CM
+  end
+
   -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
   local function test(...)
     local a, b = ...
-    if type(a) == "userdata" and type(b) == "userdata" then
-      local ma, mb = getmetatable(a), getmetatable(b)
-      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
-        return sat_test(cast(shape_ptr, a), cast(shape_ptr, b)) ~= 0
-      end
+    if is_shape(a) and is_shape(b) then
+      return sat_test(cast(shape_ptr, a), cast(shape_ptr, b)) ~= 0
     end
     return c_test(...)
   end
 
   local function collidesWith(...)
     local a, b = ...
-    if type(a) == "userdata" and type(b) == "userdata" then
-      local ma, mb = getmetatable(a), getmetatable(b)
-      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
-        if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
-          return false, 0, 0
-        end
-        local mtv = result.mtv
-        return true, mtv.x, mtv.y
+    if is_shape(a) and is_shape(b) then
+      if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
+        return false, 0, 0
       end
+      local mtv = result.mtv
+      return true, mtv.x, mtv.y
     end
     return c_collidesWith(...)
   end
@@ -124,34 +127,31 @@ function M.install(core)
   -- metatable when it has none); without one, a new response.
   local function collide(...)
     local a, b, r = ...
-    if type(a) == "userdata" and type(b) == "userdata" and (r == nil or type(r) == "table") then
-      local ma, mb = getmetatable(a), getmetatable(b)
-      if (ma == PM or ma == CM) and (mb == PM or mb == CM) then
-        if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
-          return nil
-        end
-        local n, m = result.normal, result.mtv
-        if r == nil then
-          return setmetatable({
-            a = a, b = b, overlap = result.overlap,
-            normal = vec(n.x, n.y), mtv = vec(m.x, m.y),
-            aInB = result.a_in_b ~= 0, bInA = result.b_in_a ~= 0,
-          }, RM)
-        end
-        if getmetatable(r) == nil then
-          setmetatable(r, RM)
-        end
-        rawset(r, "a", a)
-        rawset(r, "b", b)
-        rawset(r, "overlap", result.overlap)
-        set_vec(r, "normal", n.x, n.y)
-        set_vec(r, "mtv", m.x, m.y)
-        rawset(r, "aInB", result.a_in_b ~= 0)
-        rawset(r, "bInA", result.b_in_a ~= 0)
-        return r
-      end
+    if not (is_shape(a) and is_shape(b) and (r == nil or type(r) == "table")) then
+      return c_collide(...)
     end
-    return c_collide(...)
+    if sat_collide(cast(shape_ptr, a), cast(shape_ptr, b), result) == 0 then
+      return nil
+    end
+    local n, m = result.normal, result.mtv
+    if r == nil then
+      return setmetatable({
+        a = a, b = b, overlap = result.overlap,
+        normal = vec(n.x, n.y), mtv = vec(m.x, m.y),
+        aInB = result.a_in_b ~= 0, bInA = result.b_in_a ~= 0,
+      }, RM)
+    end
+    if getmetatable(r) == nil then
+      setmetatable(r, RM)
+    end
+    rawset(r, "a", a)
+    rawset(r, "b", b)
+    rawset(r, "overlap", result.overlap)
+    set_vec(r, "normal", n.x, n.y)
+    set_vec(r, "mtv", m.x, m.y)
+    rawset(r, "aInB", result.a_in_b ~= 0)
+    rawset(r, "bInA", result.b_in_a ~= 0)
+    return r
   end
 
   -- Methods first, then the C __index (category, mask and the shape's own fields).
