@@ -174,35 +174,53 @@ describe("sat.fast", function()
       -- A lua_CFunction would end the trace there and stitch a new one after it (linktype
       -- "stitch"); FFI calls stay inside the loop's trace.
       local shapes = random_shapes(40, 777)
-      local util = require("jit.util")
-      local links, aborts = {}, {}
-      local response = {}
-      local function loop()
-        local n, hits = #shapes, 0
-        for i = 1, 2000 do
-          local a, b = shapes[i % n + 1], shapes[(i * 7) % n + 1]
-          if sat.test(a, b) then hits = hits + 1 end
-          local hit = a:collidesWith(b)
-          if hit then hits = hits + 1 end
-          if sat.collide(a, b, response) then hits = hits + response.overlap end
+      local util, vmdef = require("jit.util"), require("jit.vmdef")
+      local LOOP = [[
+        local sat, shapes, response = ...
+        return function()
+          local n, hits = #shapes, 0
+          for i = 1, 2000 do
+            local a, b = shapes[i % n + 1], shapes[(i * 7) % n + 1]
+            if sat.test(a, b) then hits = hits + 1 end
+            local hit = a:collidesWith(b)
+            if hit then hits = hits + 1 end
+            if sat.collide(a, b, response) then hits = hits + response.overlap end
+          end
+          return hits
         end
-        return hits
-      end
-      local function on_trace(what, tr, _, _, otr, oex)
+      ]]
+      -- Whether the loop is traced first depends on LuaJIT's hot counters, one per hash of a
+      -- bytecode address, shared with whatever function hashes the same: in 2 to 7 processes
+      -- in 100 the loop's counter never fires between the functions' traces. So up to 5 runs,
+      -- each from an empty trace cache with the loop loaded anew (at a new address), until a
+      -- looping trace; none may stitch.
+      local links, seen = {}, {}
+      local function on_trace(what, tr, _, _, otr)
         if what == "stop" then
-          links[util.traceinfo(tr).linktype] = true
+          local kind = util.traceinfo(tr).linktype
+          links[kind] = true
+          seen[#seen + 1] = kind
         elseif what == "abort" then
-          aborts[#aborts + 1] = tostring(otr) .. " " .. tostring(oex)
+          seen[#seen + 1] = "abort: " .. tostring(vmdef.traceerr[otr] or otr)
         end
       end
-      jit.flush()
-      jit.attach(on_trace, "trace")
-      local ok, e = pcall(loop)
-      jit.attach(on_trace)
-      assert.is_true(ok, e)
-      assert.is_true(links.loop, "no looping trace")
-      assert.is_nil(links.stitch, "a trace was stitched around a C call")
-      assert.are.same({}, aborts)
+      for _ = 1, 5 do
+        local loop = assert((loadstring or load)(LOOP, "=fast_spec loop"))(sat, shapes, {})
+        jit.flush()
+        jit.attach(on_trace, "trace")
+        local ok, e = pcall(loop)
+        jit.attach(on_trace)
+        assert.is_true(ok, e)
+        if links.loop then
+          break
+        end
+      end
+      local log = table.concat(seen, ", ")
+      assert.is_true(links.loop, "no looping trace: " .. log)
+      assert.is_nil(links.stitch, "a trace was stitched around a C call: " .. log)
+      for _, what in ipairs(seen) do
+        assert.is_nil(what:find("NYI"), log)
+      end
     end)
   end
 end)
