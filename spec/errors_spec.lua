@@ -200,7 +200,7 @@ describe("methods", function()
     has(err(function() local r = sat.test(c, image) return r end),
       "bad argument #2 to 'test' (shape expected, got Image)")
     -- metamethods called by hand get the same checks
-    has(err(function() return getmetatable(p).__index(v, "x") end), "shape expected, got vec")
+    has(err(function() getmetatable(p).__newindex(v, "x", 1) end), "shape expected, got vec")
     has(err(function() return getmetatable(v).__index(p, "x") end), "vec expected, got polygon")
     has(err(function() return getmetatable(p).__tostring(io.stdout) end), "shape expected")
   end)

@@ -341,4 +341,67 @@ describe("shape fields", function()
     assert.are.equal(12, s.mask)
     assert.are.equal(1, s.category)
   end)
+
+  it("read the same with other fields or without, and the world filters on what was written",
+    function()
+      local a, b = sat.box(0, 0, 2, 2), sat.circle(1, 1, 1)
+      a.tag = "crate"
+      assert.are.equal(1, a.category)
+      assert.are.equal(0xFFFFFFFF, a.mask)
+      b.mask = 5
+      assert.is_nil(b.tag)
+      a.category = 2 -- not in b's mask
+      assert.are.equal(2, a.category)
+      assert.are.equal("crate", a.tag)
+      local world = sat.world()
+      world:add(a)
+      world:add(b)
+      assert.are.equal(0, #world:collisions(a))
+      a.category = 4
+      assert.are.equal(1, #world:collisions(a))
+      a.tag = nil
+      assert.are.equal(4, a.category)
+      assert.are.equal(5, b.mask)
+    end)
+
+  it("leave a shape what it was: its kind in messages and tostring, its methods", function()
+    local p, c = sat.box(0, 0, 1, 1), sat.circle(0, 0, 1)
+    p.tag, c.tag = "p", "c"
+    assert.are.equal("polygon(4 vertices at 0.5, 0.5)", tostring(p))
+    assert.are.equal("circle(r 1 at 0, 0)", tostring(c))
+    assert.are.equal("sat.polygon", getmetatable(p).__name)
+    assert.are.equal("sat.circle", getmetatable(c).__name)
+    has(err(function() return sat.vec(1, 2):dot(p) end), "vec expected, got polygon")
+    has(err(function() p.scale = 1 end), "'scale' is a method")
+    has(err(function() p.category = {} end), "integer expected, got table")
+    assert.is_true(sat.test(p, c))
+    assert.are.equal(p, p:moveTo(3, 3))
+    assert.is_false((p:collidesWith(c)))
+    assert.are.equal(1, c:radius())
+    assert.is_nil(c.vertices)
+  end)
+
+  -- Outside LuaJIT's JIT, a key is found by table lookups alone (no __index function): no
+  -- call at all, seen by a call hook, for fields, methods, and category and mask.
+  if sat.test == sat.core.test then
+    it("are found with no function call", function()
+      local plain, tagged = sat.box(0, 0, 1, 1), sat.circle(0, 0, 1)
+      tagged.tag = "t"
+      tagged.mask = 3
+      local calls, found, shapes, sethook = 0, {}, { plain, tagged }, debug.sethook
+      -- no global in between: busted's environment looks globals up with a function
+      sethook(function() calls = calls + 1 end, "c")
+      for i = 1, 2 do
+        local s = shapes[i]
+        found[#found + 1] = s.tag or false
+        found[#found + 1] = s.category
+        found[#found + 1] = s.mask
+        found[#found + 1] = s.position ~= nil
+        found[#found + 1] = s.nothing or false
+      end
+      sethook()
+      assert.are.equal(1, calls) -- the call that removes the hook
+      assert.are.same({ false, 1, 0xFFFFFFFF, true, false, "t", 1, 3, true, false }, found)
+    end)
+  end
 end)

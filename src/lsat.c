@@ -25,7 +25,9 @@ LUALIB_API int luaopen_sat_core(lua_State *L);
 #define UV_VECMT lua_upvalueindex(7)
 #define UV_POLYMT lua_upvalueindex(8)
 #define UV_CIRCMT lua_upvalueindex(9)
-#define UV_KEYS 10 /* then the response's field names, in response_keys order */
+#define UV_POLYFIELDSMT lua_upvalueindex(10) /* {__index = polygon methods}: see own_metatables */
+#define UV_CIRCFIELDSMT lua_upvalueindex(11)
+#define UV_KEYS 12 /* then the response's field names, in response_keys order */
 #define UV_COUNT (UV_KEYS + RK_COUNT - 1)
 
 /* A response's field names, kept as upvalues: a reused response is filled without hashing
@@ -95,9 +97,12 @@ sat_shape *lsat_toshape(lua_State *L, int idx)
  * upvalues (lsat_checkshape is called from other files). */
 static const char *type_name(lua_State *L, int idx)
 {
-    static const char *const names[] = {MT_VEC, MT_POLYGON, MT_CIRCLE, MT_RESPONSE};
-    static const char *const shown[] = {"vec", "polygon", "circle", "response"};
+    static const char *const names[] = {MT_VEC, MT_RESPONSE};
+    static const char *const shown[] = {"vec", "response"};
+    const sat_shape *s = lsat_toshape(L, idx); /* a shape with fields has its own metatable */
     size_t i;
+    if (s != NULL)
+        return s->kind == SAT_POLYGON ? "polygon" : "circle";
     if (lua_getmetatable(L, idx)) {
         for (i = 0; i < sizeof names / sizeof names[0]; i++) {
             int same;
@@ -215,6 +220,57 @@ static void finish_shape(lua_State *L, sat_shape *s)
     lua_pushvalue(L, UV_NOFIELDS);
     sat_setuservalue(L, -2);
 #endif
+}
+
+/* A shape's keys are looked up in tables only, with no C call, outside LuaJIT's JIT (where
+ * sat.fast puts a Lua __index on the kinds' metatables instead). Methods and fields never
+ * share a name (writing a field named like a method is an error), so the order they are
+ * searched in makes no difference:
+ * - a shape without fields has its kind's metatable, whose __index is the kind's method
+ *   table; the method table's own metatable gives category and mask their defaults;
+ * - the first field written gives the shape its field table (the user value) and a
+ *   metatable of its own: its kind's, copied, with __index the field table, whose metatable
+ *   (UV_*FIELDSMT) sends the other keys on to the method table.
+ * category and mask live in the struct, where the broad phase reads them; a write stores the
+ * value in the field table too. Under sat.fast, shape_index answers what is not a method and
+ * every shape keeps its kind's metatable (the JIT specialises traces on a metatable). So
+ * readers of a method table use raw gets, which never see the defaults. */
+
+/* Whether shapes get a metatable of their own with their fields (see above): yes while
+ * the kind's metatable looks keys up in the method table. */
+static int own_metatables(lua_State *L, int kind_mt, int methods)
+{
+    int yes;
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, kind_mt);
+    yes = lua_rawequal(L, -1, methods);
+    lua_pop(L, 1);
+    return yes;
+}
+
+/* Pops the table on top of the stack and makes it the field table of the shape s at idx,
+ * with the shape's own metatable that reads it where those are used. */
+static void attach_fields(lua_State *L, int idx, const sat_shape *s)
+{
+    int poly = s->kind == SAT_POLYGON, kind_mt = poly ? UV_POLYMT : UV_CIRCMT, fields;
+    idx = lua_absindex(L, idx);
+    fields = lua_gettop(L);
+    if (own_metatables(L, kind_mt, poly ? UV_POLYMETHODS : UV_CIRCMETHODS)) {
+        lua_pushvalue(L, poly ? UV_POLYFIELDSMT : UV_CIRCFIELDSMT);
+        lua_setmetatable(L, fields);
+        lua_createtable(L, 0, 4);
+        lua_pushnil(L);
+        while (lua_next(L, kind_mt)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        }
+        lua_pushliteral(L, "__index");
+        lua_pushvalue(L, fields);
+        lua_rawset(L, -3);
+        lua_setmetatable(L, idx);
+    }
+    sat_setuservalue(L, idx);
 }
 
 /* Pushes the shape's field table, or nothing and returns 0 when it has none yet. */
@@ -655,7 +711,8 @@ static int is_method(lua_State *L, const sat_shape *s, int key)
     return found;
 }
 
-/* Methods first, then category / mask, then the shape's own fields. */
+/* sat.fast's __index falls back on this one (see own_metatables): methods first, then
+ * category / mask from the struct, then the shape's own fields. */
 static int shape_index(lua_State *L)
 {
     sat_shape *s = lsat_checkshape(L, 1);
@@ -685,35 +742,38 @@ static int shape_index(lua_State *L)
 static int shape_newindex(lua_State *L)
 {
     sat_shape *s = lsat_checkshape(L, 1);
+    int filter = 0; /* 1: category, 2: mask */
+    uint32_t bits = 0;
     if (lua_type(L, 2) == LUA_TSTRING) {
         const char *k = lua_tostring(L, 2);
-        int cat = strcmp(k, "category") == 0;
-        if (cat || strcmp(k, "mask") == 0) {
-            uint32_t bits;
+        filter = strcmp(k, "category") == 0 ? 1 : strcmp(k, "mask") == 0 ? 2 : 0;
+        if (filter != 0) {
             if (!to_bits(L, 3, &bits))
                 return luaL_error(L, "bad value for field '%s' (integer expected, got %s)", k,
                                   lua_type(L, 3) == LUA_TNUMBER ? "non-integer number"
                                                                 : type_name(L, 3));
-            if (cat)
-                s->category = bits;
-            else
-                s->mask = bits;
-            return 0;
-        }
-        if (is_method(L, s, 2))
+            /* stored in the field table too, where a table lookup finds it */
+            sat_pushuint32(L, bits);
+            lua_replace(L, 3);
+        } else if (is_method(L, s, 2)) {
             return luaL_error(L, "cannot set field '%s' of a %s: '%s' is a method", k,
                               s->kind == SAT_POLYGON ? "polygon" : "circle", k);
+        }
     }
     if (!push_fields(L, 1)) {
         if (lua_isnil(L, 3))
             return 0; /* removing from no fields */
         lua_newtable(L);
         lua_pushvalue(L, -1);
-        sat_setuservalue(L, 1);
+        attach_fields(L, 1, s);
     }
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 3);
     lua_rawset(L, -3);
+    if (filter == 1)
+        s->category = bits;
+    else if (filter == 2)
+        s->mask = bits;
     return 0;
 }
 
@@ -839,7 +899,7 @@ static int shape_clone(lua_State *L)
             lua_insert(L, -2);
             lua_rawset(L, -4);
         }
-        sat_setuservalue(L, -3);
+        attach_fields(L, -3, c);
         lua_pop(L, 1);
     }
     return 1;
@@ -1065,6 +1125,17 @@ static int l_is_vec(lua_State *L)
     return 1;
 }
 
+/* Registers funcs into the table at idx, each with the UV_COUNT values from base on. */
+static void set_funcs(lua_State *L, int idx, int base, const luaL_Reg *funcs)
+{
+    int i;
+    lua_pushvalue(L, idx);
+    for (i = 0; i < UV_COUNT; i++)
+        lua_pushvalue(L, base + i);
+    luaL_setfuncs(L, funcs, UV_COUNT);
+    lua_pop(L, 1);
+}
+
 /* ---- the FFI's way in (LuaJIT) --------------------------------------------------------- */
 
 /* What lua/sat/fast.lua needs to call the core through LuaJIT's FFI, which the JIT turns
@@ -1090,6 +1161,9 @@ static const lsat_ffi_api ffi_api = {
     sat_collide,
 };
 
+/* The C __index sat.fast falls back on for what is not a method. */
+static const luaL_Reg ffi_funcs[] = {{"index", shape_index}, {NULL, NULL}};
+
 /* core._ffi: the api above as a light userdata, with the metatables, the method tables and
  * the C functions fast.lua stands in front of (and falls back on for any other argument). */
 static void push_ffi_table(lua_State *L, int base)
@@ -1108,8 +1182,7 @@ static void push_ffi_table(lua_State *L, int base)
         lua_pushvalue(L, base + values[i].offset);
         lua_setfield(L, -2, values[i].name);
     }
-    lua_getfield(L, base + 7, "__index");
-    lua_setfield(L, -2, "index");
+    set_funcs(L, lua_gettop(L), base, ffi_funcs);
     lua_getfield(L, base + 1, "collidesWith");
     lua_setfield(L, -2, "collidesWith");
 }
@@ -1136,8 +1209,7 @@ static const luaL_Reg vec_methods[] = {
     {NULL, NULL}};
 
 static const luaL_Reg shape_meta[] = {
-    {"__index", shape_index}, {"__newindex", shape_newindex}, {"__tostring", shape_tostring},
-    {NULL, NULL}};
+    {"__newindex", shape_newindex}, {"__tostring", shape_tostring}, {NULL, NULL}};
 
 static const luaL_Reg shape_methods[] = {
     {"moveTo", shape_move_to},   {"move", shape_move},           {"position", shape_position},
@@ -1154,14 +1226,28 @@ static const luaL_Reg circle_methods[] = {
 
 static const luaL_Reg response_meta[] = {{"__tostring", response_tostring}, {NULL, NULL}};
 
-/* Registers funcs into the table at idx, each with the UV_COUNT values from base on. */
-static void set_funcs(lua_State *L, int idx, int base, const luaL_Reg *funcs)
+/* The tables a shape's keys are looked up in (see own_metatables): each kind's metatable
+ * and field tables' metatable send keys to its method table, and the method tables' shared
+ * metatable gives category and mask their defaults. */
+static void link_lookups(lua_State *L, int base)
 {
-    int i;
-    lua_pushvalue(L, idx);
-    for (i = 0; i < UV_COUNT; i++)
-        lua_pushvalue(L, base + i);
-    luaL_setfuncs(L, funcs, UV_COUNT);
+    int k;
+    lua_createtable(L, 0, 1); /* the method tables' metatable */
+    lua_createtable(L, 0, 2); /* the defaults */
+    sat_pushuint32(L, 1u);
+    lua_setfield(L, -2, "category");
+    sat_pushuint32(L, 0xFFFFFFFFu);
+    lua_setfield(L, -2, "mask");
+    lua_setfield(L, -2, "__index");
+    for (k = 0; k < 2; k++) {
+        int methods = base + 1 + k;
+        lua_pushvalue(L, -1);
+        lua_setmetatable(L, methods);
+        lua_pushvalue(L, methods);
+        lua_setfield(L, base + 7 + k, "__index"); /* the kind's metatable */
+        lua_pushvalue(L, methods);
+        lua_setfield(L, base + 9 + k, "__index"); /* its field tables' */
+    }
     lua_pop(L, 1);
 }
 
@@ -1206,6 +1292,8 @@ int luaopen_sat_core(lua_State *L)
     push_metatable(L, MT_VEC);
     push_metatable(L, MT_POLYGON);
     push_metatable(L, MT_CIRCLE);
+    lua_newtable(L); /* a polygon's field table's metatable */
+    lua_newtable(L); /* a circle's */
     for (i = 0; i < RK_COUNT; i++)
         lua_pushstring(L, response_keys[i]);
 
@@ -1219,6 +1307,7 @@ int luaopen_sat_core(lua_State *L)
     set_funcs(L, base + 7, base, shape_meta);
     set_funcs(L, base + 8, base, shape_meta);
     set_funcs(L, base - 1, base, module_funcs);
+    link_lookups(L, base);
     push_ffi_table(L, base);
     lua_setfield(L, base - 1, "_ffi");
     lua_settop(L, base - 1);

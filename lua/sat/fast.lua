@@ -154,10 +154,11 @@ function M.install(core)
     return r
   end
 
-  -- Methods first, then the C __index (category, mask and the shape's own fields).
+  -- Methods first, then the C __index (category, mask and the shape's own fields). Raw
+  -- gets: the method tables' metatable holds the defaults of category and mask.
   local function indexer(methods)
     return function(s, k)
-      local m = methods[k]
+      local m = rawget(methods, k)
       if m ~= nil then
         return m
       end
