@@ -172,7 +172,7 @@ local cases = {
   { "test_direct", direct_test and loops.test, ffi_ptrs and ffi_ptrs(CA), ffi_ptrs and ffi_ptrs(CB),
     direct_test },
   { "collidesWith", loops.collidesWith, CA, CB },
-  -- the same C function without the method lookup (shape.__index is a C function)
+  -- the same function without the method lookup (a table lookup outside LuaJIT's JIT)
   { "collidesWith_cached", loops.test, CA, CB, CA[1].collidesWith },
   { "collide_reuse", loops.collide_reuse, CA, CB, sat.collide, response },
   { "collide_new", loops.collide_new, CA, CB, sat.collide },
