@@ -110,6 +110,26 @@ function loops.collide_new(A, B, rounds, f)
   end
 end
 
+-- What game code does most with its shapes: read a field (a tag) and call a method, here on
+-- shapes that have fields (the lookup goes through their own field table first).
+function loops.field(A, _, rounds)
+  local n = 0
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      if A[i].tag then n = n + 1 end
+    end
+  end
+  return n
+end
+
+function loops.method(A, _, rounds)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      A[i]:position()
+    end
+  end
+end
+
 local rounds = math.floor(CALLS / PAIRS)
 local calls = rounds * PAIRS
 
@@ -164,6 +184,12 @@ lib.emit("pairs", PAIRS, "count")
 lib.emit("pairs.overlapping", chits, "count")
 lib.emit("pairs_poly8.overlapping", phits, "count")
 
+local TA = {}
+for i = 1, PAIRS do
+  TA[i] = CA[i]:clone()
+  TA[i].tag = "enemy"
+end
+
 local response = sat.collide(CA[1], CB[1]) or {}
 local cases = {
   { "nop", loops.nop, CA, CB, nop },
@@ -176,6 +202,8 @@ local cases = {
   { "collidesWith_cached", loops.test, CA, CB, CA[1].collidesWith },
   { "collide_reuse", loops.collide_reuse, CA, CB, sat.collide, response },
   { "collide_new", loops.collide_new, CA, CB, sat.collide },
+  { "field_read", loops.field, TA, CB },
+  { "method_fields", loops.method, TA, CB },
   { "test_poly8", loops.test, PA, PB, sat.test },
   { "collidesWith_poly8", loops.collidesWith, PA, PB },
 }
@@ -186,7 +214,7 @@ for _, c in ipairs(cases) do
 end
 for _, c in ipairs(cases) do
   local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("cached")
-    or c[1]:find("direct")
+    or c[1]:find("direct") or c[1]:find("field")
   if c[2] and not context then
     lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")
   end

@@ -167,6 +167,8 @@ for _, vm in ipairs(vms) do
   end
   figure("sat.collide, reused response" .. ratio("collide_reuse"), p .. "collide_reuse")
   figure("sat.collide, new response" .. ratio("collide_new"), p .. "collide_new")
+  figure("s.tag, a shape with fields", p .. "field_read")
+  figure("s:position(), a shape with fields", p .. "method_fields")
   figure("sat.test, poly8 pairs", p .. "test_poly8")
   figure("a:collidesWith(b), poly8 pairs", p .. "collidesWith_poly8")
   -- Any allocation per call would be >= 16 kb per million: under 1 is none (one-offs such

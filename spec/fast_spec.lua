@@ -153,7 +153,38 @@ describe("sat.fast", function()
       "bad argument #1 to 'collidesWith'")
   end)
 
-  it("keeps fields, category, mask and methods working through the new __index", function()
+  it("takes shapes with fields, which have metatables of their own, the same way", function()
+    local shapes = random_shapes(30, 4242)
+    local tagged = {}
+    for i, s in ipairs(shapes) do
+      tagged[i] = s:clone()
+      tagged[i].tag = i
+    end
+    local c_collides = core._ffi.collidesWith
+    for i = 1, #shapes do
+      for j = 1, #shapes do
+        local a, b = tagged[i], (j % 2 == 0) and tagged[j] or shapes[j]
+        assert.are.equal(core.test(a, b), sat.test(a, b))
+        local h1, x1, y1 = c_collides(a, b)
+        local h2, x2, y2 = a:collidesWith(b)
+        assert.are.same({ h1, x1, y1 }, { h2, x2, y2 })
+      end
+    end
+    -- a userdata dressed in a copy of a shape's own metatable is not a shape
+    local proxy = rawget(_G, "newproxy")
+    if proxy then
+      local fake = proxy(true)
+      for k, v in pairs(getmetatable(tagged[1])) do
+        getmetatable(fake)[k] = v
+      end
+      has(err(function() local r = sat.test(fake, tagged[2]) return r end),
+        "bad argument #1 to 'test' (shape expected")
+      has(err(function() local r = tagged[2]:collidesWith(fake) return r end),
+        "bad argument #1 to 'collidesWith' (shape expected") -- the method's first
+    end
+  end)
+
+  it("keeps fields, category, mask and methods working", function()
     local p = sat.box(0, 0, 2, 2)
     p.tag = "wall"
     p.category = 4
@@ -174,6 +205,9 @@ describe("sat.fast", function()
       -- A lua_CFunction would end the trace there and stitch a new one after it (linktype
       -- "stitch"); FFI calls stay inside the loop's trace.
       local shapes = random_shapes(40, 777)
+      for i = 1, #shapes, 2 do -- a shape with fields has its own metatable
+        shapes[i].tag = i
+      end
       local util, vmdef = require("jit.util"), require("jit.vmdef")
       local LOOP = [[
         local sat, shapes, response = ...

@@ -25,7 +25,7 @@ LUALIB_API int luaopen_sat_core(lua_State *L);
 #define UV_VECMT lua_upvalueindex(7)
 #define UV_POLYMT lua_upvalueindex(8)
 #define UV_CIRCMT lua_upvalueindex(9)
-#define UV_POLYFIELDSMT lua_upvalueindex(10) /* {__index = polygon methods}: see own_metatables */
+#define UV_POLYFIELDSMT lua_upvalueindex(10) /* {__index = polygon methods}: see attach_fields */
 #define UV_CIRCFIELDSMT lua_upvalueindex(11)
 #define UV_KEYS 12 /* then the response's field names, in response_keys order */
 #define UV_COUNT (UV_KEYS + RK_COUNT - 1)
@@ -222,54 +222,53 @@ static void finish_shape(lua_State *L, sat_shape *s)
 #endif
 }
 
-/* A shape's keys are looked up in tables only, with no C call, outside LuaJIT's JIT (where
- * sat.fast puts a Lua __index on the kinds' metatables instead). Methods and fields never
- * share a name (writing a field named like a method is an error), so the order they are
- * searched in makes no difference:
+/* A shape's keys are found by table lookups alone, with no function call (which under
+ * LuaJIT's JIT is also what traces well). Methods and fields never share a name (writing a
+ * field named like a method is an error), so the order they are searched in makes no
+ * difference:
  * - a shape without fields has its kind's metatable, whose __index is the kind's method
  *   table; the method table's own metatable gives category and mask their defaults;
  * - the first field written gives the shape its field table (the user value) and a
  *   metatable of its own: its kind's, copied, with __index the field table, whose metatable
  *   (UV_*FIELDSMT) sends the other keys on to the method table.
  * category and mask live in the struct, where the broad phase reads them; a write stores the
- * value in the field table too. Under sat.fast, shape_index answers what is not a method and
- * every shape keeps its kind's metatable (the JIT specialises traces on a metatable). So
- * readers of a method table use raw gets, which never see the defaults. */
-
-/* Whether shapes get a metatable of their own with their fields (see above): yes while
- * the kind's metatable looks keys up in the method table. */
-static int own_metatables(lua_State *L, int kind_mt, int methods)
-{
-    int yes;
-    lua_pushliteral(L, "__index");
-    lua_rawget(L, kind_mt);
-    yes = lua_rawequal(L, -1, methods);
-    lua_pop(L, 1);
-    return yes;
-}
+ * value in the field table too. So readers of a method table use raw gets, which never see
+ * the defaults.
+ *
+ * Once sat.fast has given its table (see ffi_track_metatables), every metatable of its own
+ * is also a key there, and sat.fast knows a shape by its metatable: only this file puts
+ * metatables there, and no Lua code can give a userdata a metatable (short of the debug
+ * library). Like any Lua table it keeps the size of its peak: some 40 bytes for each shape
+ * with fields alive at once. */
+#define REG_OWNMT "sat.ownmetatables"
 
 /* Pops the table on top of the stack and makes it the field table of the shape s at idx,
- * with the shape's own metatable that reads it where those are used. */
+ * giving the shape its own metatable that reads it. */
 static void attach_fields(lua_State *L, int idx, const sat_shape *s)
 {
-    int poly = s->kind == SAT_POLYGON, kind_mt = poly ? UV_POLYMT : UV_CIRCMT, fields;
+    int kind_mt = s->kind == SAT_POLYGON ? UV_POLYMT : UV_CIRCMT, fields;
     idx = lua_absindex(L, idx);
     fields = lua_gettop(L);
-    if (own_metatables(L, kind_mt, poly ? UV_POLYMETHODS : UV_CIRCMETHODS)) {
-        lua_pushvalue(L, poly ? UV_POLYFIELDSMT : UV_CIRCFIELDSMT);
-        lua_setmetatable(L, fields);
-        lua_createtable(L, 0, 4);
-        lua_pushnil(L);
-        while (lua_next(L, kind_mt)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, -4);
-        }
-        lua_pushliteral(L, "__index");
-        lua_pushvalue(L, fields);
-        lua_rawset(L, -3);
-        lua_setmetatable(L, idx);
+    lua_pushvalue(L, s->kind == SAT_POLYGON ? UV_POLYFIELDSMT : UV_CIRCFIELDSMT);
+    lua_setmetatable(L, fields);
+    lua_createtable(L, 0, 4);
+    lua_pushnil(L);
+    while (lua_next(L, kind_mt)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
     }
+    lua_pushliteral(L, "__index");
+    lua_pushvalue(L, fields);
+    lua_rawset(L, -3);
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_OWNMT);
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, -2);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+    lua_setmetatable(L, idx);
     sat_setuservalue(L, idx);
 }
 
@@ -711,34 +710,6 @@ static int is_method(lua_State *L, const sat_shape *s, int key)
     return found;
 }
 
-/* sat.fast's __index falls back on this one (see own_metatables): methods first, then
- * category / mask from the struct, then the shape's own fields. */
-static int shape_index(lua_State *L)
-{
-    sat_shape *s = lsat_checkshape(L, 1);
-    lua_pushvalue(L, 2);
-    lua_rawget(L, s->kind == SAT_POLYGON ? UV_POLYMETHODS : UV_CIRCMETHODS);
-    if (!lua_isnil(L, -1))
-        return 1;
-    lua_pop(L, 1);
-    if (lua_type(L, 2) == LUA_TSTRING) {
-        const char *k = lua_tostring(L, 2);
-        if (strcmp(k, "category") == 0) {
-            sat_pushuint32(L, s->category);
-            return 1;
-        }
-        if (strcmp(k, "mask") == 0) {
-            sat_pushuint32(L, s->mask);
-            return 1;
-        }
-    }
-    if (!push_fields(L, 1))
-        return 0;
-    lua_pushvalue(L, 2);
-    lua_rawget(L, -2);
-    return 1;
-}
-
 static int shape_newindex(lua_State *L)
 {
     sat_shape *s = lsat_checkshape(L, 1);
@@ -1161,8 +1132,33 @@ static const lsat_ffi_api ffi_api = {
     sat_collide,
 };
 
-/* The C __index sat.fast falls back on for what is not a method. */
-static const luaL_Reg ffi_funcs[] = {{"index", shape_index}, {NULL, NULL}};
+/* _ffi.trackMetatables(t): from now on the shapes' own metatables are registered in t (made
+ * weak-keyed), which gets those registered so far. sat.fast passes a table only it holds, so
+ * that no other code can add a metatable to what it trusts; a later call moves the
+ * registration to its own table and only costs the earlier holder speed. */
+static int ffi_track_metatables(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, REG_OWNMT);
+    if (lua_istable(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, 1);
+        }
+    }
+    lua_pushvalue(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, REG_OWNMT);
+    return 0;
+}
+
+static const luaL_Reg ffi_funcs[] = {{"trackMetatables", ffi_track_metatables}, {NULL, NULL}};
 
 /* core._ffi: the api above as a light userdata, with the metatables, the method tables and
  * the C functions fast.lua stands in front of (and falls back on for any other argument). */
@@ -1226,7 +1222,7 @@ static const luaL_Reg circle_methods[] = {
 
 static const luaL_Reg response_meta[] = {{"__tostring", response_tostring}, {NULL, NULL}};
 
-/* The tables a shape's keys are looked up in (see own_metatables): each kind's metatable
+/* The tables a shape's keys are looked up in (see attach_fields): each kind's metatable
  * and field tables' metatable send keys to its method table, and the method tables' shared
  * metatable gives category and mask their defaults. */
 static void link_lookups(lua_State *L, int base)

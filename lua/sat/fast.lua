@@ -4,18 +4,20 @@
 -- it costs; an FFI call is compiled into a direct call of the C function. So, with the JIT
 -- on, `sat.test`, `sat.collide` and `shape:collidesWith` become Lua functions that check
 -- their arguments (type and metatable, which the JIT turns into a few guards) and call the
--- core's sat_test / sat_collide through the FFI, and a shape's method lookup goes through a
--- Lua __index the JIT can follow. Any other arguments are handed, by a tail call, to the C
--- function, which raises the very error it always raised (a tail call keeps the caller's
--- name for the function in the message).
+-- core's sat_test / sat_collide through the FFI (a shape's keys, methods included, are
+-- table lookups the JIT follows: see src/lsat.c). Any other arguments are handed, by a tail
+-- call, to the C function, which raises the very error it always raised (a tail call keeps
+-- the caller's name for the function in the message).
 --
 -- Elsewhere (Lua 5.1 to 5.4, or LuaJIT with the JIT off, where FFI calls are slower than
 -- C API calls) install() returns nil and the C functions stay as they are.
 --
--- Shapes are recognised here by their metatable; that only a shape can have that metatable
--- (a table can be given it with setmetatable, hence the type check too) is the same trust
--- the C side had before it stamped its shapes: debug.setmetatable can break it, as the
--- debug library can break anything.
+-- Shapes are recognised here by their metatable: their kind's, or, for a shape with fields,
+-- its own, which the C side registers in a table only this module holds. That only a shape
+-- can have such a metatable (a table can be given one with setmetatable, hence the type
+-- check too; no Lua code can give one to a userdata) is the same trust the C side had
+-- before it stamped its shapes: debug.setmetatable can break it, as the debug library can
+-- break anything.
 local M = {}
 
 local CDEF = [[
@@ -54,9 +56,9 @@ local function open_api(ffi, lightud)
 end
 
 --- install(core) -> {test = fn, collidesWith = fn, collide = fn} | nil
--- With LuaJIT's JIT on: puts the FFI collidesWith and a Lua __index into the shapes'
--- method tables and metatables (every shape, old and new, uses them from then on) and
--- returns the functions; otherwise changes nothing and returns nil.
+-- With LuaJIT's JIT on: puts the FFI collidesWith into the shapes' method tables (every
+-- shape, old and new, uses it from then on) and returns the functions; otherwise changes
+-- nothing and returns nil.
 function M.install(core)
   local jit = rawget(_G, "jit")
   if type(jit) ~= "table" or not jit.status or not jit.status() then
@@ -78,9 +80,14 @@ function M.install(core)
   local result = ffi.new("struct sat_lua_result_v1") -- filled and read at once: reusable
   local vec_ptr = ffi.typeof("struct sat_lua_vec_v1 *")
   local PM, CM, VM, RM = info.polygonMeta, info.circleMeta, info.vecMeta, info.responseMeta
-  local c_test, c_collidesWith, c_index = core.test, info.collidesWith, info.index
+  local c_test, c_collidesWith = core.test, info.collidesWith
   local c_collide, vec, rawget, rawset = core.collide, core.vec, rawget, rawset
   local setmetatable = setmetatable
+
+  -- The metatables of shapes with fields, each a shape's own: registered here by the C
+  -- side, in a table no other code holds.
+  local own = {}
+  info.trackMetatables(own)
 
   -- Whether v is a shape: a userdata (a table can be given a shape's metatable) with one.
   local function is_shape(v)
@@ -88,7 +95,7 @@ function M.install(core)
       return false
     end
     local m = getmetatable(v)
-    return m == PM or m == CM
+    return m == PM or m == CM or own[m] == true
   end
 
   -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
@@ -154,23 +161,9 @@ function M.install(core)
     return r
   end
 
-  -- Methods first, then the C __index (category, mask and the shape's own fields). Raw
-  -- gets: the method tables' metatable holds the defaults of category and mask.
-  local function indexer(methods)
-    return function(s, k)
-      local m = rawget(methods, k)
-      if m ~= nil then
-        return m
-      end
-      return c_index(s, k)
-    end
-  end
-
   for _, methods in ipairs({ info.polygonMethods, info.circleMethods }) do
     methods.collidesWith = collidesWith
   end
-  PM.__index = indexer(info.polygonMethods)
-  CM.__index = indexer(info.circleMethods)
   return { test = test, collidesWith = collidesWith, collide = collide }
 end
 
