@@ -987,11 +987,26 @@ static void set_vec_field(lua_State *L, int resp, int key, sat_vec v)
     lua_rawset(L, resp);
 }
 
-/* response[key] = the value on top (popped). */
-static void set_field(lua_State *L, int resp, int key)
+/* response[key] = the value at idx (or a number, a boolean): the key pushed first, so that no
+ * value has to be moved under it (lua_insert was 6% of a reused collide). */
+static void set_value(lua_State *L, int resp, int key, int idx)
 {
     lua_pushvalue(L, UV_KEY(key));
-    lua_insert(L, -2);
+    lua_pushvalue(L, idx);
+    lua_rawset(L, resp);
+}
+
+static void set_number(lua_State *L, int resp, int key, double v)
+{
+    lua_pushvalue(L, UV_KEY(key));
+    lua_pushnumber(L, v);
+    lua_rawset(L, resp);
+}
+
+static void set_boolean(lua_State *L, int resp, int key, int v)
+{
+    lua_pushvalue(L, UV_KEY(key));
+    lua_pushboolean(L, v);
     lua_rawset(L, resp);
 }
 
@@ -1019,18 +1034,13 @@ static int l_collide(lua_State *L)
         lua_pushvalue(L, UV_RESPMT);
         lua_setmetatable(L, 3);
     }
-    lua_pushvalue(L, 1);
-    set_field(L, 3, RK_A);
-    lua_pushvalue(L, 2);
-    set_field(L, 3, RK_B);
-    lua_pushnumber(L, r.overlap);
-    set_field(L, 3, RK_OVERLAP);
+    set_value(L, 3, RK_A, 1);
+    set_value(L, 3, RK_B, 2);
+    set_number(L, 3, RK_OVERLAP, r.overlap);
     set_vec_field(L, 3, RK_NORMAL, r.normal);
     set_vec_field(L, 3, RK_MTV, r.mtv);
-    lua_pushboolean(L, r.a_in_b);
-    set_field(L, 3, RK_AINB);
-    lua_pushboolean(L, r.b_in_a);
-    set_field(L, 3, RK_BINA);
+    set_boolean(L, 3, RK_AINB, r.a_in_b);
+    set_boolean(L, 3, RK_BINA, r.b_in_a);
     return 1;
 }
 
