@@ -197,14 +197,58 @@ static void check_status(lua_State *L, sat_status st, int arg)
         luaL_argerror(L, arg, sat_status_message(st));
 }
 
-static sat_vec *push_vec(lua_State *L, double x, double y)
+sat_vec *lsat_push_vec(lua_State *L, int vecmt, double x, double y)
 {
-    sat_vec *v = (sat_vec *)sat_newuserdata(L, sizeof *v);
+    sat_vec *v;
+    vecmt = lua_absindex(L, vecmt);
+    v = (sat_vec *)sat_newuserdata(L, sizeof *v);
     v->x = x;
     v->y = y;
-    lua_pushvalue(L, UV_VECMT);
+    lua_pushvalue(L, vecmt);
     lua_setmetatable(L, -2);
     return v;
+}
+
+static sat_vec *push_vec(lua_State *L, double x, double y)
+{
+    return lsat_push_vec(L, UV_VECMT, x, y);
+}
+
+/* Response fields (see lsat.h); the key pushed first, so that no value has to be moved
+ * under it (lua_insert was 6% of a reused collide). */
+void lsat_set_number(lua_State *L, int resp, int key, double v)
+{
+    lua_pushvalue(L, key);
+    lua_pushnumber(L, v);
+    lua_rawset(L, resp);
+}
+
+void lsat_set_boolean(lua_State *L, int resp, int key, int v)
+{
+    lua_pushvalue(L, key);
+    lua_pushboolean(L, v);
+    lua_rawset(L, resp);
+}
+
+void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v)
+{
+    sat_vec *p;
+    int same = 0;
+    lua_pushvalue(L, key);
+    lua_rawget(L, resp);
+    p = (sat_vec *)lua_touserdata(L, -1);
+    if (p != NULL && lua_type(L, -1) == LUA_TUSERDATA && lua_getmetatable(L, -1)) {
+        same = lua_rawequal(L, -1, vecmt);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (same) {
+        *p = v;
+        return;
+    }
+    lua_pushvalue(L, key);
+    lsat_push_vec(L, vecmt, v.x, v.y);
+    lua_rawset(L, resp);
 }
 
 /* The shape userdata on top of the stack was just built: give it its identity, metatable
@@ -970,43 +1014,11 @@ static int shape_collides_with(lua_State *L)
     return 3;
 }
 
-/* Sets response[key] to a vec holding v, writing into the vec already there if any. */
-static void set_vec_field(lua_State *L, int resp, int key, sat_vec v)
-{
-    sat_vec *p;
-    lua_pushvalue(L, UV_KEY(key));
-    lua_rawget(L, resp);
-    p = tovec(L, -1);
-    lua_pop(L, 1);
-    if (p != NULL) {
-        *p = v;
-        return;
-    }
-    lua_pushvalue(L, UV_KEY(key));
-    push_vec(L, v.x, v.y);
-    lua_rawset(L, resp);
-}
-
-/* response[key] = the value at idx (or a number, a boolean): the key pushed first, so that no
- * value has to be moved under it (lua_insert was 6% of a reused collide). */
+/* response[key] = the value at idx. */
 static void set_value(lua_State *L, int resp, int key, int idx)
 {
     lua_pushvalue(L, UV_KEY(key));
     lua_pushvalue(L, idx);
-    lua_rawset(L, resp);
-}
-
-static void set_number(lua_State *L, int resp, int key, double v)
-{
-    lua_pushvalue(L, UV_KEY(key));
-    lua_pushnumber(L, v);
-    lua_rawset(L, resp);
-}
-
-static void set_boolean(lua_State *L, int resp, int key, int v)
-{
-    lua_pushvalue(L, UV_KEY(key));
-    lua_pushboolean(L, v);
     lua_rawset(L, resp);
 }
 
@@ -1036,11 +1048,11 @@ static int l_collide(lua_State *L)
     }
     set_value(L, 3, RK_A, 1);
     set_value(L, 3, RK_B, 2);
-    set_number(L, 3, RK_OVERLAP, r.overlap);
-    set_vec_field(L, 3, RK_NORMAL, r.normal);
-    set_vec_field(L, 3, RK_MTV, r.mtv);
-    set_boolean(L, 3, RK_AINB, r.a_in_b);
-    set_boolean(L, 3, RK_BINA, r.b_in_a);
+    lsat_set_number(L, 3, UV_KEY(RK_OVERLAP), r.overlap);
+    lsat_set_vec(L, 3, UV_KEY(RK_NORMAL), UV_VECMT, r.normal);
+    lsat_set_vec(L, 3, UV_KEY(RK_MTV), UV_VECMT, r.mtv);
+    lsat_set_boolean(L, 3, UV_KEY(RK_AINB), r.a_in_b);
+    lsat_set_boolean(L, 3, UV_KEY(RK_BINA), r.b_in_a);
     return 1;
 }
 

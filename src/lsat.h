@@ -19,6 +19,15 @@ sat_shape *lsat_toshape(lua_State *L, int idx);
  * got <type>)". */
 sat_shape *lsat_checkshape(lua_State *L, int arg);
 
+/* A new vec (x, y) pushed, with the metatable at stack index vecmt (an upvalue will do). */
+sat_vec *lsat_push_vec(lua_State *L, int vecmt, double x, double y);
+/* Fields of a response table at absolute index resp, the key being the value at index key
+ * (an upvalue will do). A vec field is written into the vec already there when it has the
+ * metatable at vecmt, so that a reused response allocates nothing. */
+void lsat_set_number(lua_State *L, int resp, int key, double v);
+void lsat_set_boolean(lua_State *L, int resp, int key, int v);
+void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v);
+
 /* Registers the broad-phase (spatial hash) functions into the table on top of the stack.
  * Defined in lsat_hash.c. */
 void lsat_open_hash(lua_State *L);

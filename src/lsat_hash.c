@@ -115,50 +115,6 @@ static void push_shapes(lua_State *L, const uint32_t *ids, int n)
     lua_pop(L, 1);
 }
 
-static void push_vec(lua_State *L, sat_vec v)
-{
-    sat_vec *p = (sat_vec *)sat_newuserdata(L, sizeof *p);
-    *p = v;
-    lua_pushvalue(L, UV_VECMT);
-    lua_setmetatable(L, -2);
-}
-
-/* response[key] = v, writing into the vec already there when there is one. */
-static void set_vec(lua_State *L, int resp, int key, sat_vec v)
-{
-    sat_vec *p;
-    int same = 0;
-    lua_pushvalue(L, UV_KEY(key));
-    lua_rawget(L, resp);
-    p = (sat_vec *)lua_touserdata(L, -1);
-    if (p != NULL && lua_getmetatable(L, -1)) {
-        same = lua_rawequal(L, -1, UV_VECMT);
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    if (same) {
-        *p = v;
-        return;
-    }
-    lua_pushvalue(L, UV_KEY(key));
-    push_vec(L, v);
-    lua_rawset(L, resp);
-}
-
-static void set_number(lua_State *L, int resp, int key, double v)
-{
-    lua_pushvalue(L, UV_KEY(key));
-    lua_pushnumber(L, v);
-    lua_rawset(L, resp);
-}
-
-static void set_bool(lua_State *L, int resp, int key, int v)
-{
-    lua_pushvalue(L, UV_KEY(key));
-    lua_pushboolean(L, v);
-    lua_rawset(L, resp);
-}
-
 /* Fills the response table at resp from r (seen from a; flip: seen from b). */
 static void fill_response(lua_State *L, int resp, const sat_result *r, int flip)
 {
@@ -167,11 +123,11 @@ static void fill_response(lua_State *L, int resp, const sat_result *r, int flip)
         n.x = -n.x + 0.0, n.y = -n.y + 0.0;
         m.x = -m.x + 0.0, m.y = -m.y + 0.0;
     }
-    set_number(L, resp, K_OVERLAP, r->overlap);
-    set_vec(L, resp, K_NORMAL, n);
-    set_vec(L, resp, K_MTV, m);
-    set_bool(L, resp, K_AINB, flip ? r->b_in_a : r->a_in_b);
-    set_bool(L, resp, K_BINA, flip ? r->a_in_b : r->b_in_a);
+    lsat_set_number(L, resp, UV_KEY(K_OVERLAP), r->overlap);
+    lsat_set_vec(L, resp, UV_KEY(K_NORMAL), UV_VECMT, n);
+    lsat_set_vec(L, resp, UV_KEY(K_MTV), UV_VECMT, m);
+    lsat_set_boolean(L, resp, UV_KEY(K_AINB), flip ? r->b_in_a : r->a_in_b);
+    lsat_set_boolean(L, resp, UV_KEY(K_BINA), flip ? r->a_in_b : r->b_in_a);
 }
 
 /* Gives the table at idx the response metatable when it has none. */
@@ -348,11 +304,11 @@ static int h_query_segment(lua_State *L)
         lua_pushvalue(L, UV_KEY(K_SHAPE));
         lua_rawgeti(L, -3, (int)hits[k].handle + 1);
         lua_rawset(L, hit);
-        set_number(L, hit, K_T, t);
-        set_number(L, hit, K_X, t >= 1.0 ? p2.x : p1.x + (p2.x - p1.x) * t);
-        set_number(L, hit, K_Y, t >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * t);
-        set_number(L, hit, K_NX, hits[k].hit.normal.x);
-        set_number(L, hit, K_NY, hits[k].hit.normal.y);
+        lsat_set_number(L, hit, UV_KEY(K_T), t);
+        lsat_set_number(L, hit, UV_KEY(K_X), t >= 1.0 ? p2.x : p1.x + (p2.x - p1.x) * t);
+        lsat_set_number(L, hit, UV_KEY(K_Y), t >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * t);
+        lsat_set_number(L, hit, UV_KEY(K_NX), hits[k].hit.normal.x);
+        lsat_set_number(L, hit, UV_KEY(K_NY), hits[k].hit.normal.y);
         lua_rawseti(L, -3, k + 1);
     }
     lua_pop(L, 1);
