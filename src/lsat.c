@@ -59,15 +59,21 @@ static void fmt_num(char *buf, size_t size, double v)
     snprintf(buf, size, "%.14g", v + 0.0);
 }
 
-static sat_vec *tovec(lua_State *L, int idx)
+/* The vec at idx when its metatable is the one at vecmt, else NULL. */
+static sat_vec *tovec_mt(lua_State *L, int idx, int vecmt)
 {
     sat_vec *v = (sat_vec *)lua_touserdata(L, idx);
     int same;
     if (v == NULL || lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx))
         return NULL;
-    same = lua_rawequal(L, -1, UV_VECMT);
+    same = lua_rawequal(L, -1, vecmt);
     lua_pop(L, 1);
     return same ? v : NULL;
+}
+
+static sat_vec *tovec(lua_State *L, int idx)
+{
+    return tovec_mt(L, idx, UV_VECMT);
 }
 
 /* Every shape this binding makes carries a stamp in its user word: its own address mixed
@@ -233,16 +239,13 @@ void lsat_set_boolean(lua_State *L, int resp, int key, int v)
 void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v)
 {
     sat_vec *p;
-    int same = 0;
+    key = lua_absindex(L, key);
+    vecmt = lua_absindex(L, vecmt);
     lua_pushvalue(L, key);
     lua_rawget(L, resp);
-    p = (sat_vec *)lua_touserdata(L, -1);
-    if (p != NULL && lua_type(L, -1) == LUA_TUSERDATA && lua_getmetatable(L, -1)) {
-        same = lua_rawequal(L, -1, vecmt);
-        lua_pop(L, 1);
-    }
+    p = tovec_mt(L, -1, vecmt);
     lua_pop(L, 1);
-    if (same) {
+    if (p != NULL) {
         *p = v;
         return;
     }
