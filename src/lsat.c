@@ -222,6 +222,14 @@ static sat_vec *push_vec(lua_State *L, double x, double y)
 
 /* Response fields (see lsat.h); the key pushed first, so that no value has to be moved
  * under it (lua_insert was 6% of a reused collide). */
+void lsat_set_value(lua_State *L, int resp, int key, int idx)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushvalue(L, key);
+    lua_pushvalue(L, idx);
+    lua_rawset(L, resp);
+}
+
 void lsat_set_number(lua_State *L, int resp, int key, double v)
 {
     lua_pushvalue(L, key);
@@ -1017,14 +1025,6 @@ static int shape_collides_with(lua_State *L)
     return 3;
 }
 
-/* response[key] = the value at idx. */
-static void set_value(lua_State *L, int resp, int key, int idx)
-{
-    lua_pushvalue(L, UV_KEY(key));
-    lua_pushvalue(L, idx);
-    lua_rawset(L, resp);
-}
-
 static int l_collide(lua_State *L)
 {
     sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
@@ -1049,8 +1049,8 @@ static int l_collide(lua_State *L)
         lua_pushvalue(L, UV_RESPMT);
         lua_setmetatable(L, 3);
     }
-    set_value(L, 3, RK_A, 1);
-    set_value(L, 3, RK_B, 2);
+    lsat_set_value(L, 3, UV_KEY(RK_A), 1);
+    lsat_set_value(L, 3, UV_KEY(RK_B), 2);
     lsat_set_number(L, 3, UV_KEY(RK_OVERLAP), r.overlap);
     lsat_set_vec(L, 3, UV_KEY(RK_NORMAL), UV_VECMT, r.normal);
     lsat_set_vec(L, 3, UV_KEY(RK_MTV), UV_VECMT, r.mtv);

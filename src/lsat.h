@@ -24,6 +24,7 @@ sat_vec *lsat_push_vec(lua_State *L, int vecmt, double x, double y);
 /* Fields of a response table at absolute index resp, the key being the value at index key
  * (an upvalue will do). A vec field is written into the vec already there when it has the
  * metatable at vecmt, so that a reused response allocates nothing. */
+void lsat_set_value(lua_State *L, int resp, int key, int idx); /* the value at idx */
 void lsat_set_number(lua_State *L, int resp, int key, double v);
 void lsat_set_boolean(lua_State *L, int resp, int key, int v);
 void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v);

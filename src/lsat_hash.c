@@ -153,12 +153,8 @@ static void push_response(lua_State *L, int ia, int ib, const sat_result *r)
     lua_createtable(L, 0, 7);
     resp = lua_gettop(L);
     set_response_mt(L, resp);
-    lua_pushvalue(L, UV_KEY(K_A));
-    lua_pushvalue(L, ia);
-    lua_rawset(L, resp);
-    lua_pushvalue(L, UV_KEY(K_B));
-    lua_pushvalue(L, ib);
-    lua_rawset(L, resp);
+    lsat_set_value(L, resp, UV_KEY(K_A), ia);
+    lsat_set_value(L, resp, UV_KEY(K_B), ib);
     fill_response(L, resp, r, 0);
 }
 
