@@ -265,17 +265,21 @@ SAT_PAIR(polygon_circle)
 SAT_PAIR(circle_circle)
 
 /* Indexed [first kind][second kind] with first <= second; the other half is reached by
- * swapping. A new kind adds a row and a column here and its pair functions above. */
+ * swapping. A new kind adds a row and a column here and its pair functions above.
+ * symmetric_test: the yes/no test of two shapes of this kind gives the same answer from the
+ * same arithmetic in either order, so sat_test skips the canonical order (circles: the
+ * offset negates exactly and the rest is commutative). It is never set across kinds. */
 static const struct {
     test_fn test;
     collide_fn collide;
+    int symmetric_test;
 } pairs[SAT_KIND_COUNT][SAT_KIND_COUNT] = {
     [SAT_POLYGON] = {
-        [SAT_POLYGON] = {polygon_polygon_test, polygon_polygon_full},
-        [SAT_CIRCLE] = {polygon_circle_test, polygon_circle_full},
+        [SAT_POLYGON] = {polygon_polygon_test, polygon_polygon_full, 0},
+        [SAT_CIRCLE] = {polygon_circle_test, polygon_circle_full, 0},
     },
     [SAT_CIRCLE] = {
-        [SAT_CIRCLE] = {circle_circle_test, circle_circle_full},
+        [SAT_CIRCLE] = {circle_circle_test, circle_circle_full, 1},
     },
 };
 
@@ -308,6 +312,8 @@ static inline int comes_first(const sat_shape *a, const sat_shape *b)
 
 int sat_test(const sat_shape *a, const sat_shape *b)
 {
+    if (a->kind == b->kind && pairs[a->kind][a->kind].symmetric_test)
+        return pairs[a->kind][a->kind].test(a, b);
     if (!comes_first(a, b)) {
         const sat_shape *t = a;
         a = b;
