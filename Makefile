@@ -44,7 +44,7 @@ all: $(MODULE)
 # One shared object: the core and the binding, no -llua (the host provides the symbols).
 $(MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) -fPIC -shared $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
+	$(CC) $(WARN) $(OPT) $(CFLAGS) -DSAT_HIDDEN -fPIC -shared $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
 
 # ---- C core tests -------------------------------------------------------------------------
 CTEST_SRC := $(wildcard spec/c/test_*.c)

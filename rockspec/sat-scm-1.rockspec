@@ -35,6 +35,7 @@ build = {
         "src/sat_shape.c",
       },
       incdirs = { "src" },
+      defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/sat.h)
       libraries = { "m" },
     },
     sat = "lua/sat/init.lua",

@@ -13,6 +13,10 @@
 #define LSAT_MT_CIRCLE "sat.circle"
 #define LSAT_MT_RESPONSE "sat.response"
 
+#if defined(SAT_HIDDEN) && defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* The shape at idx, or NULL when it is not a sat shape (never raises). */
 sat_shape *lsat_toshape(lua_State *L, int idx);
 /* The shape at argument arg, or a Lua error "bad argument #arg to 'fn' (shape expected,
@@ -32,5 +36,9 @@ void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v);
 /* Registers the broad-phase (spatial hash) functions into the table on top of the stack.
  * Defined in lsat_hash.c. */
 void lsat_open_hash(lua_State *L);
+
+#if defined(SAT_HIDDEN) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

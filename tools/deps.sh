@@ -9,7 +9,7 @@ case "${1:-test}" in
   demo)  want="$base lua5.4 liblua5.4-dev" ;;
   love)  want="$base luajit libluajit-5.1-dev love" ;;
   bench) want="$base lua5.4 liblua5.4-dev luajit libluajit-5.1-dev" ;;
-  test)  want="$base clang libclang-rt-14-dev lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
+  test)  want="$base binutils clang libclang-rt-14-dev lua5.4 liblua5.4-dev luajit libluajit-5.1-dev
                lua5.1 liblua5.1-0-dev lua5.3 liblua5.3-dev lua-busted lua-check luarocks
                valgrind love xvfb xauth" ;;
   *) echo "deps.sh: unknown target '$1'" >&2; exit 2 ;;
