@@ -6,6 +6,7 @@ local lib = {}
 
 lib.now = clock.now
 lib.nop = clock.nop
+lib.checks = clock.checks
 
 --- "lua54" or "luajit": the prefix of every name this interpreter reports.
 lib.vm = rawget(_G, "jit") and "luajit" or ("lua" .. _VERSION:gsub("%D", ""))

@@ -9,9 +9,12 @@
 -- and collidesWith reach the core through the FFI (sat/fast.lua), two more figures: an
 -- empty C function through the FFI (that way's floor) and sat_test through the FFI with no
 -- argument checks (the C work itself), so that what the binding adds can be read off.
+-- On every Lua, `checks`: a C function that only does what a memory-safe binding of a pair
+-- test must do through the C API (bench/lclock.c), the bound of sat.test there.
 --
 -- Each figure is the median of REPS timed runs of CALLS calls, after a warm-up run (which
--- also lets LuaJIT compile the loop). Garbage: CALLS calls with the collector stopped.
+-- also lets LuaJIT compile the loop); the cases take turns run by run. Garbage: CALLS calls
+-- with the collector stopped.
 local lib = require("benchlib")
 local sat = require("sat")
 
@@ -133,16 +136,26 @@ end
 local rounds = math.floor(CALLS / PAIRS)
 local calls = rounds * PAIRS
 
-local function time_case(loop, A, B, f, extra)
-  loop(A, B, rounds, f, extra) -- warm up
+-- Every case is warmed up, then the cases take turns, one timed run each per round, so that a
+-- slow spell of the machine (this VM has them) falls on all of them alike and the ratios to
+-- the floor hold within a run.
+local function time_cases(list)
   local t = {}
-  for r = 1, REPS do
-    collectgarbage("collect")
-    local t0 = lib.now()
-    loop(A, B, rounds, f, extra)
-    t[r] = (lib.now() - t0) / calls * 1e9
+  for k, c in ipairs(list) do
+    c[2](c[3], c[4], rounds, c[5], c[6]) -- warm up (and let LuaJIT compile the loop)
+    t[k] = {}
   end
-  return lib.median(t)
+  for r = 1, REPS do
+    for k, c in ipairs(list) do
+      collectgarbage("collect")
+      local t0 = lib.now()
+      c[2](c[3], c[4], rounds, c[5], c[6])
+      t[k][r] = (lib.now() - t0) / calls * 1e9
+    end
+  end
+  for k, c in ipairs(list) do
+    lib.emit(c[1], lib.median(t[k]), "ns")
+  end
 end
 
 local function garbage_case(loop, A, B, f, extra)
@@ -150,12 +163,8 @@ local function garbage_case(loop, A, B, f, extra)
   return lib.garbage(loop, A, B, rounds, f, extra) * 1e6 / calls
 end
 
-local core = sat.core
-local nop, floor_name = lib.nop, "bench_clock.nop (an empty lua_CFunction)"
-if type(core._nop) == "function" then
-  nop, floor_name = core._nop, "sat.core._nop"
-end
-lib.note("%s: the floor is %s", lib.vm, floor_name)
+local nop = lib.nop
+lib.note("%s: the floor is bench_clock.nop (an empty lua_CFunction)", lib.vm)
 
 -- Under LuaJIT, sat.fast reaches the core through the FFI: the floor of that way in is an
 -- empty C function called through the FFI, measured too (same loop).
@@ -193,6 +202,8 @@ end
 local response = sat.collide(CA[1], CB[1]) or {}
 local cases = {
   { "nop", loops.nop, CA, CB, nop },
+  -- the least a memory-safe pair call does through the C API, with no test (bench/lclock.c)
+  { "checks", loops.nop, CA, CB, lib.checks },
   { "nop_ffi", ffi_nop and loops.nop, CA, CB, ffi_nop },
   { "test", loops.test, CA, CB, sat.test },
   { "test_direct", direct_test and loops.test, ffi_ptrs and ffi_ptrs(CA), ffi_ptrs and ffi_ptrs(CB),
@@ -207,13 +218,15 @@ local cases = {
   { "test_poly8", loops.test, PA, PB, sat.test },
   { "collidesWith_poly8", loops.collidesWith, PA, PB },
 }
+local timed = {}
 for _, c in ipairs(cases) do
   if c[2] then
-    lib.emit(c[1], time_case(c[2], c[3], c[4], c[5], c[6]), "ns")
+    timed[#timed + 1] = c
   end
 end
+time_cases(timed)
 for _, c in ipairs(cases) do
-  local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("cached")
+  local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("cached") or c[1] == "checks"
     or c[1]:find("direct") or c[1]:find("field")
   if c[2] and not context then
     lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")

@@ -4,6 +4,9 @@
  *   local clock = require("bench_clock")
  *   clock.now()   -> seconds (CLOCK_MONOTONIC, the same clock as bench/core.c)
  *   clock.nop(...) -> nothing: an empty lua_CFunction, the cost of calling C from Lua
+ *   clock.checks(a, b) -> boolean: the least a memory-safe binding of a pair test does
+ *                     through the Lua C API before any test (both pointers, both sizes,
+ *                     one word read in each, a boolean pushed): the bound of such a call
  *   bench_nop2(a, b)  an empty C function of two pointers, for LuaJIT's FFI (the floor of
  *                     an FFI call, which is how sat.fast reaches the core under LuaJIT)
  *
@@ -11,10 +14,16 @@
  */
 #define _POSIX_C_SOURCE 199309L
 
+#include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include <lua.h>
 #include <lauxlib.h>
+
+#if LUA_VERSION_NUM == 501
+#define lua_rawlen lua_objlen
+#endif
 
 static int l_now(lua_State *L)
 {
@@ -28,6 +37,26 @@ static int l_nop(lua_State *L)
 {
     (void)L;
     return 0;
+}
+
+/* The size and offset sat checks (a shape's stamp lies inside its first 64 bytes). */
+#define CHECKED_SIZE 64
+#define WORD_AT 56
+
+static uintptr_t word_of(lua_State *L, int idx)
+{
+    unsigned char *p = (unsigned char *)lua_touserdata(L, idx);
+    uintptr_t w = 0;
+    if (p != NULL && lua_rawlen(L, idx) >= CHECKED_SIZE)
+        memcpy(&w, p + WORD_AT, sizeof w);
+    return w ^ (uintptr_t)p;
+}
+
+static int l_checks(lua_State *L)
+{
+    uintptr_t a = word_of(L, 1), b = word_of(L, 2);
+    lua_pushboolean(L, a == b);
+    return 1;
 }
 
 int luaopen_bench_clock(lua_State *L);
@@ -47,5 +76,7 @@ int luaopen_bench_clock(lua_State *L)
     lua_setfield(L, -2, "now");
     lua_pushcfunction(L, l_nop);
     lua_setfield(L, -2, "nop");
+    lua_pushcfunction(L, l_checks);
+    lua_setfield(L, -2, "checks");
     return 1;
 }
