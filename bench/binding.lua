@@ -176,7 +176,7 @@ if rawget(_G, "jit") then
   ffi.cdef("int bench_nop2(const void *a, const void *b);")
   ffi_nop = ffi.load(package.searchpath("bench_clock", package.cpath)).bench_nop2
   if sat.test ~= sat.core.test then -- sat.fast is on: its cdef is there
-    local api = ffi.cast("const struct sat_lua_api_v1 *", sat.core._ffi.api)
+    local api = ffi.cast("const struct sat_lua_api_v2 *", sat.core._ffi.api)
     local shape_ptr, raw = ffi.typeof("const struct sat_lua_shape_v1 *"), api.test
     direct_test = function(a, b) return raw(a, b) ~= 0 end
     ffi_ptrs = function(T)

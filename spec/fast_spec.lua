@@ -44,13 +44,21 @@ end
 describe("sat.fast", function()
   it("replaces sat.test and collidesWith exactly when LuaJIT's JIT is on", function()
     local p = sat.box(0, 0, 1, 1)
+    local methods = { "collidesWith", "move", "moveTo", "position" }
+    for _, name in ipairs(methods) do
+      assert.are.equal("function", type(core._ffi[name]), name) -- the polygon's C method
+    end
     if accelerated then
       assert.are_not.equal(core.test, sat.test)
-      assert.are_not.equal(core._ffi.collidesWith, p.collidesWith)
-      assert.are.equal(p.collidesWith, sat.circle(0, 0, 1).collidesWith)
+      for _, name in ipairs(methods) do
+        assert.are_not.equal(core._ffi[name], p[name], name)
+        assert.are.equal(p[name], sat.circle(0, 0, 1)[name], name)
+      end
     else
       assert.are.equal(core.test, sat.test)
-      assert.are.equal(core._ffi.collidesWith, p.collidesWith) -- the polygon's C method
+      for _, name in ipairs(methods) do
+        assert.are.equal(core._ffi[name], p[name], name)
+      end
       assert.is_nil(require("sat.fast").install(core))
     end
   end)
@@ -184,6 +192,110 @@ describe("sat.fast", function()
     end
   end)
 
+  it("moves shapes and reads their positions exactly as the C methods do", function()
+    local shapes = random_shapes(30, 99)
+    local c_move, c_moveTo, c_position = core._ffi.move, core._ffi.moveTo, core._ffi.position
+    local state = 7
+    local function rnd()
+      state = state * 16807 % 2147483647
+      return state / 2147483647
+    end
+    for i, s in ipairs(shapes) do
+      local twin = s:clone()
+      if i % 2 == 0 then s.tag = i end -- half of them with fields
+      -- far from the origin, where the position keeps a low-order part
+      local x0, y0 = 1e7 + rnd(), -3e6 - rnd()
+      assert.are.equal(s, s:moveTo(x0, y0))
+      assert.are.equal(twin, c_moveTo(twin, x0, y0))
+      for _ = 1, 50 do
+        local dx, dy = (rnd() - 0.5) * 1e-3, (rnd() - 0.5) * 7
+        assert.are.equal(s, s:move(dx, dy))
+        assert.are.equal(twin, c_move(twin, dx, dy))
+        local x1, y1 = c_position(s)
+        local x2, y2 = s:position()
+        assert.are.equal(x1, x2)
+        assert.are.equal(y1, y2)
+        local x3, y3 = c_position(twin)
+        assert.are.equal(x1, x3)
+        assert.are.equal(y1, y3)
+      end
+      assert.are.equal(core.test(s, twin), sat.test(s, twin))
+    end
+    -- a world sees shapes moved this way
+    local world = sat.world(16)
+    local a = world:add(sat.box(0, 0, 4, 4))
+    a:move(100, 0)
+    local found = world:queryPoint(102, 2)
+    assert.are.equal(1, #found)
+    assert.are.equal(a, found[1])
+    a:moveTo(-50, -50)
+    assert.are.equal(0, #world:queryPoint(102, 2))
+    assert.are.equal(a, world:queryPoint(-50, -50)[1])
+  end)
+
+  it("fails to move as the C methods do, and leaves the shape where it was", function()
+    local s = sat.circle(3, 4, 1)
+    local function unmoved()
+      local x, y = s:position()
+      assert.are.equal(3, x)
+      assert.are.equal(4, y)
+    end
+    has(err(function() s:move(0 / 0, 1) end), "bad argument #1 to 'move' (finite number expected, got nan)")
+    unmoved()
+    has(err(function() s:move(1, math.huge) end), "bad argument #2 to 'move' (finite number expected, got inf)")
+    unmoved()
+    has(err(function() s:move(1e300, 0) end), "bad argument #1 to 'move'")
+    unmoved()
+    has(err(function() s:move(1) end), "bad argument #2 to 'move' (number expected, got no value)")
+    unmoved()
+    has(err(function() s:moveTo("x", 0) end), "bad argument #1 to 'moveTo' (number expected, got string)")
+    unmoved()
+    has(err(function() s:moveTo(0, -1e300) end), "bad argument #2 to 'moveTo'")
+    unmoved()
+    has(err(function() s.move(5, 1, 1) end), "shape expected, got number")
+    has(err(function() s.position({}) end), "shape expected, got table")
+    has(err(function() s.position() end), "shape expected, got no value")
+    -- what the C methods take, they still take: numeric strings
+    s:move("1", "-1")
+    local x, y = s:position()
+    assert.are.equal(4, x)
+    assert.are.equal(3, y)
+  end)
+
+  it("allocates nothing in the hot calls, compiled or interpreted", function()
+    local a, b = sat.circle(0, 0, 10), sat.polygon({ 0, 0, 10, 0, 0, 10 })
+    a.tag = "with fields"
+    local response = sat.collide(a, b)
+    local function calls(n)
+      for _ = 1, n do
+        sat.test(a, b)
+        a:collidesWith(b)
+        sat.collide(a, b, response)
+        a:move(0.5, 0)
+        a:moveTo(0, 0)
+        a:position()
+      end
+    end
+    local modes = { "as it is" }
+    if jit then modes[2] = "off" end
+    for _, mode in ipairs(modes) do
+      if mode == "off" then
+        jit.off()
+        jit.flush() -- the traces compiled so far would still run
+      end
+      calls(20000) -- warm up (LuaJIT compiles the loop: traces are collectable objects)
+      collectgarbage()
+      collectgarbage("stop")
+      local before = collectgarbage("count")
+      calls(20000)
+      local grown = collectgarbage("count") - before
+      collectgarbage("restart")
+      if mode == "off" then jit.on() end
+      -- a cast or a struct field read made a cdata per call: 20000 calls, over 300 kb
+      assert.is_true(grown < 16, mode .. ": " .. grown .. " kb")
+    end
+  end)
+
   it("keeps fields, category, mask and methods working", function()
     local p = sat.box(0, 0, 2, 2)
     p.tag = "wall"
@@ -201,7 +313,7 @@ describe("sat.fast", function()
   end)
 
   if accelerated then
-    it("compiles: a hot loop of sat.test, collidesWith and collide is one looping trace", function()
+    it("compiles: a hot loop of the fast calls and methods is one looping trace", function()
       -- A lua_CFunction would end the trace there and stitch a new one after it (linktype
       -- "stitch"); FFI calls stay inside the loop's trace.
       local shapes = random_shapes(40, 777)
@@ -219,6 +331,9 @@ describe("sat.fast", function()
             local hit = a:collidesWith(b)
             if hit then hits = hits + 1 end
             if sat.collide(a, b, response) then hits = hits + response.overlap end
+            a:move(0.25, -0.25)
+            local x = a:position()
+            a:moveTo(x - 0.25, 0)
           end
           return hits
         end

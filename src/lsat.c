@@ -1147,13 +1147,25 @@ static void set_funcs(lua_State *L, int idx, int base, const luaL_Reg *funcs)
 /* What lua/sat/fast.lua needs to call the core through LuaJIT's FFI, which the JIT turns
  * into direct calls with no Lua C API on the way. Laid out exactly as the cdef there; the
  * sizes and offsets let that side check the layout before using it. */
-#define LSAT_FFI_MAGIC 0x5A7F0001u
+#define LSAT_FFI_MAGIC 0x5A7F0002u
 
 typedef struct lsat_ffi_api {
     uint32_t magic, size, result_size, off_normal, off_mtv, off_a_in_b, off_b_in_a;
     int (*test)(const sat_shape *a, const sat_shape *b);
     int (*collide)(const sat_shape *a, const sat_shape *b, sat_result *r);
+    /* they change nothing unless they return SAT_OK (0) */
+    sat_status (*move)(sat_shape *s, double dx, double dy);
+    sat_status (*move_to)(sat_shape *s, double x, double y);
+    void (*position)(const sat_shape *s, double *xy);
 } lsat_ffi_api;
+
+/* Into a buffer: a struct returned by value would be a new cdata per call. */
+static void ffi_position(const sat_shape *s, double *xy)
+{
+    sat_vec p = sat_shape_position(s);
+    xy[0] = p.x;
+    xy[1] = p.y;
+}
 
 static const lsat_ffi_api ffi_api = {
     LSAT_FFI_MAGIC,
@@ -1165,6 +1177,9 @@ static const lsat_ffi_api ffi_api = {
     (uint32_t)offsetof(sat_result, b_in_a),
     sat_test,
     sat_collide,
+    sat_shape_move,
+    sat_shape_move_to,
+    ffi_position,
 };
 
 /* _ffi.trackMetatables(t): from now on the shapes' own metatables are registered in t (made
@@ -1205,6 +1220,8 @@ static void push_ffi_table(lua_State *L, int base)
         const char *name;
     } values[] = {{7, "polygonMeta"},    {8, "circleMeta"},    {6, "vecMeta"},
                   {5, "responseMeta"},   {1, "polygonMethods"}, {2, "circleMethods"}};
+    /* the C methods fast.lua stands in front of */
+    static const char *const methods[] = {"collidesWith", "move", "moveTo", "position"};
     size_t i;
     lua_createtable(L, 0, 10);
     lua_pushlightuserdata(L, (void *)&ffi_api);
@@ -1214,8 +1231,10 @@ static void push_ffi_table(lua_State *L, int base)
         lua_setfield(L, -2, values[i].name);
     }
     set_funcs(L, lua_gettop(L), base, ffi_funcs);
-    lua_getfield(L, base + 1, "collidesWith");
-    lua_setfield(L, -2, "collidesWith");
+    for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        lua_getfield(L, base + 1, methods[i]);
+        lua_setfield(L, -2, methods[i]);
+    }
 }
 
 /* ---- registration ------------------------------------------------------------------------ */
