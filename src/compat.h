@@ -75,6 +75,18 @@ static inline void *sat_compat_testudata(lua_State *L, int idx, const char *tnam
 #define sat_setuservalue(L, idx) ((void)lua_setiuservalue(L, (idx), 1))
 #endif
 
+/* The number at idx (a string convertible to one too), *isnum telling whether it was one: one
+ * API call where 5.2+ has lua_tonumberx. */
+#if LUA_VERSION_NUM == 501
+static inline lua_Number sat_tonumberx(lua_State *L, int idx, int *isnum)
+{
+    *isnum = lua_isnumber(L, idx);
+    return *isnum ? lua_tonumber(L, idx) : 0;
+}
+#else
+#define sat_tonumberx(L, idx, isnum) lua_tonumberx(L, (idx), (isnum))
+#endif
+
 /* Integers print as integers (1, not 1.0) where the language has them. */
 #if LUA_VERSION_NUM >= 503
 #define sat_pushuint32(L, u) lua_pushinteger(L, (lua_Integer)(u))

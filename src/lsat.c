@@ -146,10 +146,10 @@ static const char *nonfinite_name(double v)
 /* A number argument that must be finite: "finite number expected, got nan". */
 static double check_finite(lua_State *L, int arg)
 {
-    double v;
-    if (!lua_isnumber(L, arg))
+    int isnum;
+    double v = (double)sat_tonumberx(L, arg, &isnum);
+    if (!isnum)
         type_error(L, arg, "number");
-    v = (double)lua_tonumber(L, arg);
     if (!isfinite(v))
         luaL_argerror(L, arg, lua_pushfstring(L, "finite number expected, got %s",
                                               nonfinite_name(v)));
@@ -188,8 +188,8 @@ sat_shape *lsat_checkshape(lua_State *L, int arg)
     return s;
 }
 
-/* lsat_checkshape for the hot calls (test, collidesWith, collide): the same check, written
- * into the caller, with the message out of line. */
+/* lsat_checkshape for the hot calls (test, collidesWith, collide, move, moveTo, position):
+ * the same check, written into the caller, with the message out of line. */
 static sat_shape *hot_shape(lua_State *L, int arg)
 {
     sat_shape *s = lsat_toshape(L, arg);
@@ -833,7 +833,7 @@ static int shape_tostring(lua_State *L)
 
 static int shape_move_to(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = hot_shape(L, 1);
     double x = check_coord(L, 2), y = check_coord(L, 3);
     check_status(L, sat_shape_move_to(s, x, y), 2);
     lua_settop(L, 1);
@@ -842,7 +842,7 @@ static int shape_move_to(lua_State *L)
 
 static int shape_move(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = hot_shape(L, 1);
     double dx = check_finite(L, 2), dy = check_finite(L, 3);
     check_status(L, sat_shape_move(s, dx, dy), 2);
     lua_settop(L, 1);
@@ -851,7 +851,7 @@ static int shape_move(lua_State *L)
 
 static int shape_position(lua_State *L)
 {
-    sat_vec p = sat_shape_position(lsat_checkshape(L, 1));
+    sat_vec p = sat_shape_position(hot_shape(L, 1));
     lua_pushnumber(L, p.x);
     lua_pushnumber(L, p.y);
     return 2;
