@@ -170,27 +170,19 @@ function M.install(core)
 
   -- The methods a game calls on every shape every frame. move and moveTo change nothing
   -- unless they succeed; on any failure the C method redoes the checks and raises.
-  local sat_move, sat_move_to, sat_position = api.move, api.move_to, api.position
-  local c_move, c_moveTo, c_position = info.move, info.moveTo, info.position
+  local function mover(core_fn, c_method)
+    return function(...)
+      local s, x, y = ...
+      if is_shape(s) and type(x) == "number" and type(y) == "number"
+        and core_fn(s, x, y) == 0 then
+        return s
+      end
+      return c_method(...)
+    end
+  end
+  local move, moveTo = mover(api.move, info.move), mover(api.move_to, info.moveTo)
+  local sat_position, c_position = api.position, info.position
   local xy = ffi.new("double[2]")
-
-  local function move(...)
-    local s, dx, dy = ...
-    if is_shape(s) and type(dx) == "number" and type(dy) == "number"
-      and sat_move(s, dx, dy) == 0 then
-      return s
-    end
-    return c_move(...)
-  end
-
-  local function moveTo(...)
-    local s, x, y = ...
-    if is_shape(s) and type(x) == "number" and type(y) == "number"
-      and sat_move_to(s, x, y) == 0 then
-      return s
-    end
-    return c_moveTo(...)
-  end
 
   local function position(...)
     local s = ...
