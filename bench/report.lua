@@ -152,7 +152,7 @@ for _, vm in ipairs(vms) do
     end
     return string.format(" (%.1fx)", v / floor)
   end
-  figure("  both shapes checked, no test (the bound)" .. ratio("checks"), p .. "checks")
+  figure("  C API bound: both shapes checked, no test" .. ratio("checks"), p .. "checks")
   figure("sat.test" .. ratio("test"), p .. "test", within, "<= 1.5x floor")
   figure("a:collidesWith(b)" .. ratio("collidesWith"), p .. "collidesWith", within,
     "<= 1.5x floor")
