@@ -180,22 +180,10 @@ static sat_vec *check_vec(lua_State *L, int arg)
     return v;
 }
 
-sat_shape *lsat_checkshape(lua_State *L, int arg)
+sat_shape *lsat_shape_error(lua_State *L, int arg)
 {
-    sat_shape *s = lsat_toshape(L, arg);
-    if (s == NULL)
-        type_error(L, arg, "shape");
-    return s;
-}
-
-/* lsat_checkshape for the hot calls (test, collidesWith, collide, move, moveTo, position):
- * the same check, written into the caller, with the message out of line. */
-static sat_shape *hot_shape(lua_State *L, int arg)
-{
-    sat_shape *s = lsat_toshape(L, arg);
-    if (s == NULL)
-        return lsat_checkshape(L, arg); /* raises */
-    return s;
+    type_error(L, arg, "shape");
+    return NULL;
 }
 
 static sat_shape *check_kind(lua_State *L, int arg, sat_kind kind)
@@ -833,7 +821,7 @@ static int shape_tostring(lua_State *L)
 
 static int shape_move_to(lua_State *L)
 {
-    sat_shape *s = hot_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double x = check_coord(L, 2), y = check_coord(L, 3);
     check_status(L, sat_shape_move_to(s, x, y), 2);
     lua_settop(L, 1);
@@ -842,7 +830,7 @@ static int shape_move_to(lua_State *L)
 
 static int shape_move(lua_State *L)
 {
-    sat_shape *s = hot_shape(L, 1);
+    sat_shape *s = lsat_checkshape(L, 1);
     double dx = check_finite(L, 2), dy = check_finite(L, 3);
     check_status(L, sat_shape_move(s, dx, dy), 2);
     lua_settop(L, 1);
@@ -851,7 +839,7 @@ static int shape_move(lua_State *L)
 
 static int shape_position(lua_State *L)
 {
-    sat_vec p = sat_shape_position(hot_shape(L, 1));
+    sat_vec p = sat_shape_position(lsat_checkshape(L, 1));
     lua_pushnumber(L, p.x);
     lua_pushnumber(L, p.y);
     return 2;
@@ -1014,14 +1002,14 @@ static int shape_set_radius(lua_State *L)
 
 static int l_test(lua_State *L)
 {
-    sat_shape *a = hot_shape(L, 1), *b = hot_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     lua_pushboolean(L, sat_test(a, b));
     return 1;
 }
 
 static int shape_collides_with(lua_State *L)
 {
-    sat_shape *a = hot_shape(L, 1), *b = hot_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     sat_result r;
     if (!sat_collide(a, b, &r)) {
         lua_pushboolean(L, 0);
@@ -1037,7 +1025,7 @@ static int shape_collides_with(lua_State *L)
 
 static int l_collide(lua_State *L)
 {
-    sat_shape *a = hot_shape(L, 1), *b = hot_shape(L, 2);
+    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     sat_result r;
     if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
         return type_error(L, 3, "table");

@@ -13,15 +13,19 @@
 #define LSAT_MT_CIRCLE "sat.circle"
 #define LSAT_MT_RESPONSE "sat.response"
 
-#if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility push(hidden)
-#endif
+SAT_BEGIN_HIDDEN
 
 /* The shape at idx, or NULL when it is not a sat shape (never raises). */
 sat_shape *lsat_toshape(lua_State *L, int idx);
-/* The shape at argument arg, or a Lua error "bad argument #arg to 'fn' (shape expected,
- * got <type>)". */
-sat_shape *lsat_checkshape(lua_State *L, int arg);
+/* The Lua error "bad argument #arg to 'fn' (shape expected, got <type>)"; never returns. */
+sat_shape *lsat_shape_error(lua_State *L, int arg);
+/* The shape at argument arg, or that error. Inline, with the error out of line: sat.test
+ * checks two, and a call costs there. */
+static inline sat_shape *lsat_checkshape(lua_State *L, int arg)
+{
+    sat_shape *s = lsat_toshape(L, arg);
+    return s != NULL ? s : lsat_shape_error(L, arg);
+}
 
 /* A new vec (x, y) pushed, with the metatable at stack index vecmt (an upvalue will do). */
 sat_vec *lsat_push_vec(lua_State *L, int vecmt, double x, double y);
@@ -37,8 +41,6 @@ void lsat_set_vec(lua_State *L, int resp, int key, int vecmt, sat_vec v);
  * Defined in lsat_hash.c. */
 void lsat_open_hash(lua_State *L);
 
-#if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SAT_END_HIDDEN
 
 #endif

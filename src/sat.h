@@ -27,10 +27,18 @@ extern "C" {
 
 /* Linked into another shared object (the Lua module defines SAT_HIDDEN), the core exports
  * nothing: calls into it and within it are then direct, not through the PLT, and the
- * compiler may inline them (an exported function could be interposed). */
+ * compiler may inline them (an exported function could be interposed). The declarations of
+ * sat.h, sat_hash.h and lsat.h lie between SAT_BEGIN_HIDDEN and SAT_END_HIDDEN. */
 #if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility push(hidden)
+#define SAT_BEGIN_HIDDEN _Pragma("GCC visibility push(hidden)")
+#define SAT_END_HIDDEN _Pragma("GCC visibility pop")
+#else
+#define SAT_BEGIN_HIDDEN
+#define SAT_END_HIDDEN
 #endif
+
+SAT_BEGIN_HIDDEN
+
 #define SAT_VERSION "0.1.0"
 
 typedef struct sat_vec {
@@ -171,9 +179,8 @@ int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit);
 int sat_test(const sat_shape *a, const sat_shape *b);
 /* 1 and a filled result when they overlap or touch; 0 (result untouched) otherwise. */
 int sat_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
-#if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+
+SAT_END_HIDDEN
 
 #ifdef __cplusplus
 }

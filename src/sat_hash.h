@@ -44,9 +44,8 @@
 extern "C" {
 #endif
 
-#if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility push(hidden)
-#endif
+SAT_BEGIN_HIDDEN
+
 #define SAT_HASH_DEFAULT_CELL 64.0
 #define SAT_HASH_MAX_CELLS 1024
 #define SAT_HASH_NONE 0xffffffffu
@@ -139,9 +138,8 @@ int sat_hash_sweep(sat_hash *h, const sat_shape *s, uint32_t self, sat_vec v, in
  * (handle and seq left 0) when a, translated by v, overlaps b at the start or presses into
  * it on the way; 0 otherwise. */
 int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_hash_sweep_hit *hit);
-#if defined(SAT_HIDDEN) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+
+SAT_END_HIDDEN
 
 #ifdef __cplusplus
 }
