@@ -295,6 +295,19 @@ static void finish_shape(lua_State *L, sat_shape *s)
  * with fields alive at once. */
 #define REG_OWNMT "sat.ownmetatables"
 
+/* Copies every entry of the table at src into the table at dst, with raw sets. */
+static void copy_entries(lua_State *L, int src, int dst)
+{
+    src = lua_absindex(L, src);
+    dst = lua_absindex(L, dst);
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, dst);
+    }
+}
+
 /* Pops the table on top of the stack and makes it the field table of the shape s at idx,
  * giving the shape its own metatable that reads it. */
 static void attach_fields(lua_State *L, int idx, const sat_shape *s)
@@ -305,12 +318,7 @@ static void attach_fields(lua_State *L, int idx, const sat_shape *s)
     lua_pushvalue(L, s->kind == SAT_POLYGON ? UV_POLYFIELDSMT : UV_CIRCFIELDSMT);
     lua_setmetatable(L, fields);
     lua_createtable(L, 0, 4);
-    lua_pushnil(L);
-    while (lua_next(L, kind_mt)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
+    copy_entries(L, kind_mt, -1);
     lua_pushliteral(L, "__index");
     lua_pushvalue(L, fields);
     lua_rawset(L, -3);
@@ -917,12 +925,7 @@ static int shape_clone(lua_State *L)
     finish_shape(L, c);
     if (push_fields(L, 1)) {
         lua_newtable(L);
-        lua_pushnil(L);
-        while (lua_next(L, -3)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, -4);
-        }
+        copy_entries(L, -2, -1);
         attach_fields(L, -3, c);
         lua_pop(L, 1);
     }
@@ -1183,14 +1186,8 @@ static int ffi_track_metatables(lua_State *L)
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, REG_OWNMT);
-    if (lua_istable(L, 2)) {
-        lua_pushnil(L);
-        while (lua_next(L, 2)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, 1);
-        }
-    }
+    if (lua_istable(L, 2))
+        copy_entries(L, 2, 1);
     lua_pushvalue(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, REG_OWNMT);
     return 0;

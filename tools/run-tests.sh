@@ -4,6 +4,7 @@
 #   then each tools/suite-*.sh, whose last line must be "<name>: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tools/exports.sh
 mkdir -p build/logs
 total_pass=0
 total_fail=0
@@ -25,9 +26,7 @@ for cc in gcc clang; do
     out="build/check-$cc"
     if make --no-print-directory -s CC="$cc" LUA="$lua" BUILD="$out" all >build/logs/build-$cc-$lua.log 2>&1; then
       pass=$((pass + 1))
-      # the core and the binding are internal (SAT_HIDDEN, src/sat.h): one exported entry
-      exported=$(nm -D --defined-only "$out/$lua/sat/core.so" | awk '$2 == "T" { print $3 }' | tr '\n' ' ')
-      if [ "$exported" = "luaopen_sat_core " ]; then
+      if entry_only "$out/$lua/sat/core.so"; then
         pass=$((pass + 1))
       else
         fail=$((fail + 1)); echo "build: CC=$cc LUA=$lua exports more than luaopen_sat_core: $exported"

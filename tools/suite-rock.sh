@@ -6,6 +6,7 @@
 # Last line: `luarocks: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tools/exports.sh
 root=$(pwd)
 pass=0
 fail=0
@@ -67,10 +68,8 @@ for v in 5.4 5.3 5.1; do
   fi
   lpath="$tree/share/lua/$v/?.lua;$tree/share/lua/$v/?/init.lua"
   cpath="$tree/lib/lua/$v/?.so"
-  # the core and the binding are internal (SAT_HIDDEN): the module exports its entry alone
   if command -v nm >/dev/null 2>&1; then
-    exported=$(nm -D --defined-only "$tree/lib/lua/$v/sat/core.so" | awk '$2 == "T" { print $3 }' | tr '\n' ' ')
-    if [ "$exported" = "luaopen_sat_core " ]; then
+    if entry_only "$tree/lib/lua/$v/sat/core.so"; then
       ok "Lua $v: sat/core.so exports luaopen_sat_core alone"
     else
       bad "Lua $v: sat/core.so exports: $exported"

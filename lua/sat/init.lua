@@ -17,8 +17,9 @@ for _, name in ipairs({
   sat[name] = core[name]
 end
 
--- Under LuaJIT with the JIT on, sat.test, sat.collide and shape:collidesWith call the core
--- through the FFI (see sat/fast.lua); elsewhere they stay the C functions.
+-- Under LuaJIT with the JIT on, sat.test, sat.collide and the shapes' collidesWith, move,
+-- moveTo and position call the core through the FFI (see sat/fast.lua); elsewhere they stay
+-- the C functions.
 local fast = require("sat.fast").install(core)
 if fast then
   sat.test = fast.test
