@@ -4,7 +4,7 @@
 # LÖVE's require only searches the game folder and package.path/cpath, so the game learns
 # where the checkout is from SAT_ROOT: examples/love/main.lua then adds <root>/lua to
 # package.path and <root>/build/luajit to package.cpath (LÖVE 11 runs LuaJIT, so the module
-# must be the one `make LUA=luajit` builds). A shipped game bundles sat instead: README.md, "Shipping sat with a game".
+# must be the one `make LUA=luajit` builds). A shipped game bundles sat instead: docs/love.md, "Shipping sat with a game".
 # Without a display (no DISPLAY or WAYLAND_DISPLAY) it runs under xvfb-run when installed:
 # useful with SAT_DEMO_AUTO=1, which plays a script and quits.
 set -eu

@@ -18,8 +18,11 @@ const char *sat_status_message(sat_status status)
     case SAT_ERR_BAD_SCALE: return "scale factor must be > 0";
     case SAT_ERR_TOO_MANY_POINTS: return "too many points";
     case SAT_ERR_RANGE:
-        return "out of range (coordinates and sizes up to 1e150, polygons at least 1e-100 across)";
+        return "out of range (coordinates and sizes up to 1e150, polygons and segments at "
+               "least 1e-100 across)";
     case SAT_ERR_NOMEM: return "out of memory";
+    case SAT_ERR_SAME_POINTS: return "endpoints must differ";
+    case SAT_ERR_ANGLE: return "resulting angle is not finite (the rotation overflows)";
     }
     return "unknown error";
 }
@@ -27,6 +30,16 @@ const char *sat_status_message(sat_status status)
 size_t sat_circle_bytes(void)
 {
     return sizeof(sat_shape);
+}
+
+size_t sat_segment_bytes(void)
+{
+    return sizeof(sat_shape) + 4 * sizeof(sat_vec);
+}
+
+size_t sat_capsule_bytes(void)
+{
+    return sat_segment_bytes();
 }
 
 size_t sat_polygon_bytes(int count)
@@ -40,7 +53,9 @@ size_t sat_polygon_bytes(int count)
 
 size_t sat_shape_bytes(const sat_shape *s)
 {
-    return s->kind == SAT_POLYGON ? sat_polygon_bytes(s->count) : sat_circle_bytes();
+    if (s->kind == SAT_POLYGON)
+        return sat_polygon_bytes(s->count);
+    return sat__has_segment(s) ? sat_segment_bytes() : sat_circle_bytes();
 }
 
 static void init_common(sat_shape *s, sat_kind kind)
@@ -50,7 +65,7 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->category = 1u;
     s->mask = 0xFFFFFFFFu;
     s->id = 0;
-    s->gen = 0;
+    s->members = NULL;
     s->user = 0;
     s->pos = sat__v(0.0, 0.0);
     s->pos_lo = sat__v(0.0, 0.0);
@@ -62,6 +77,23 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->box_hi = sat__v(0.0, 0.0);
 }
 
+/* A segment's or capsule's world half, direction, half-length, box and bound. */
+static void update_segment(sat_shape *s)
+{
+    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, r = s->radius;
+    sat_vec lh = s->v[2], lu = sat__v(1.0, 0.0);
+    if (s->v[3].y > 0.0)
+        lu = sat__normalize(lh, NULL);
+    lh = sat__v(k * lh.x, k * lh.y);
+    /* + 0.0 turns a -0 into 0, so results never print "-0". */
+    s->v[0] = sat__v(c * lh.x - sn * lh.y + 0.0, sn * lh.x + c * lh.y + 0.0);
+    s->v[1] = sat__v(c * lu.x - sn * lu.y + 0.0, sn * lu.x + c * lu.y + 0.0);
+    s->v[3].x = k * s->v[3].y;
+    s->bound = s->v[3].x + r;
+    s->box_hi = sat__v(fabs(s->v[0].x) + r, fabs(s->v[0].y) + r);
+    s->box_lo = sat__neg(s->box_hi);
+}
+
 /* Recompute what depends on rotation and scale: world offsets, normals, box and bound. */
 static void update_cache(sat_shape *s)
 {
@@ -69,6 +101,8 @@ static void update_cache(sat_shape *s)
         s->bound = s->radius;
         s->box_lo = sat__v(-s->radius, -s->radius);
         s->box_hi = sat__v(s->radius, s->radius);
+    } else if (sat__has_segment(s)) {
+        update_segment(s);
     } else {
         const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
@@ -91,7 +125,7 @@ static void update_cache(sat_shape *s)
         s->box_hi = hi;
         s->bound = bound;
     }
-    s->gen++;
+    sat__changed(s);
 }
 
 sat_status sat_circle_init(sat_shape *s, double x, double y, double radius)
@@ -107,6 +141,45 @@ sat_status sat_circle_init(sat_shape *s, double x, double y, double radius)
     s->radius = radius;
     update_cache(s);
     return SAT_OK;
+}
+
+/* Both kinds with a segment: the midpoint as a double-double, so that the endpoints stay
+ * exact far from the origin (x1 + half is the midpoint without rounding). */
+static sat_status segment_init(sat_shape *s, sat_kind kind, double x1, double y1, double x2,
+                               double y2, double radius)
+{
+    if (!isfinite(x1) || !isfinite(y1) || !isfinite(x2) || !isfinite(y2) || !isfinite(radius))
+        return SAT_ERR_NONFINITE;
+    if (radius < 0.0)
+        return SAT_ERR_NEGATIVE_RADIUS;
+    if (!sat__in_range(x1) || !sat__in_range(y1) || !sat__in_range(x2) || !sat__in_range(y2) ||
+        !sat__in_range(radius))
+        return SAT_ERR_RANGE;
+    sat_vec half = sat__v(0.5 * (x2 - x1), 0.5 * (y2 - y1));
+    double len = sat__len(half);
+    if (kind == SAT_SEGMENT && !(len > 0.0))
+        return SAT_ERR_SAME_POINTS;
+    if (len > 0.0 && 2.0 * len < SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
+    init_common(s, kind);
+    s->radius = radius;
+    s->v[2] = half;
+    s->v[3] = sat__v(len, len);
+    sat__two_sum(x1, half.x, &s->pos.x, &s->pos_lo.x);
+    sat__two_sum(y1, half.y, &s->pos.y, &s->pos_lo.y);
+    update_cache(s);
+    return SAT_OK;
+}
+
+sat_status sat_segment_init(sat_shape *s, double x1, double y1, double x2, double y2)
+{
+    return segment_init(s, SAT_SEGMENT, x1, y1, x2, y2, 0.0);
+}
+
+sat_status sat_capsule_init(sat_shape *s, double x1, double y1, double x2, double y2,
+                            double radius)
+{
+    return segment_init(s, SAT_CAPSULE, x1, y1, x2, y2, radius);
 }
 
 /* Distance of b from the line through a and c is at most tol (or a and c coincide, so b is
@@ -181,7 +254,8 @@ static int drop_collinear(sat_vec *p, int n, double tol)
     return m - start;
 }
 
-sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
+sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
+                                sat_outline *out)
 {
     if (count > SAT_MAX_POINTS)
         return SAT_ERR_TOO_MANY_POINTS;
@@ -196,7 +270,7 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
 
     /* Work relative to the first point, so that an outline far from 0 keeps its shape. */
     sat_vec origin = points[0], lo, hi;
-    sat_vec *p = s->v;
+    sat_vec *p = work;
     lo = hi = sat__v(0.0, 0.0);
     for (int i = 0; i < count; i++) {
         p[i] = sat__sub(points[i], origin);
@@ -262,8 +336,23 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     if (fabs(turning - 2.0 * SAT_PI) > SAT_PI)
         return SAT_ERR_NOT_CONVEX;
 
+    out->work = p;
+    out->count = n;
+    out->exponent = exponent;
+    out->origin = origin;
+    out->centroid = c;
+    return SAT_OK;
+}
+
+void sat_polygon_build(sat_shape *s, const sat_outline *o)
+{
+    const sat_vec *p = o->work;
+    sat_vec c = o->centroid;
+    int n = o->count, exponent = o->exponent;
     init_common(s, SAT_POLYGON);
     s->count = n;
+    /* Written past the first n entries only until the points are read (sat_polygon_init
+     * validates in the shape's own storage). */
     sat_vec *local = sat__local(s), *ln = sat__lnormal(s), *pl = sat__plane(s);
     for (int i = 0; i < n; i++) {
         sat_vec e = sat__sub(p[(i + 1) % n], p[i]); /* at unit size: full precision */
@@ -290,45 +379,102 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
         pl[i] = sat__v(support, support - sat__dot(local[j], ln[i]));
     }
     c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
-    sat__two_sum(origin.x, c.x, &s->pos.x, &s->pos_lo.x);
-    sat__two_sum(origin.y, c.y, &s->pos.y, &s->pos_lo.y);
+    sat__two_sum(o->origin.x, c.x, &s->pos.x, &s->pos_lo.x);
+    sat__two_sum(o->origin.y, c.y, &s->pos.y, &s->pos_lo.y);
     update_cache(s);
-    return SAT_OK;
+}
+
+sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
+{
+    sat_outline o;
+    sat_status st = sat_polygon_validate(points, count, s->v, &o);
+    if (st == SAT_OK)
+        sat_polygon_build(s, &o);
+    return st;
 }
 
 void sat_shape_copy(sat_shape *dst, const sat_shape *src)
 {
     memcpy(dst, src, sat_shape_bytes(src));
+    dst->members = NULL; /* the hashes hold src, not its copy */
 }
 
-sat_shape *sat_circle_new(double x, double y, double radius, sat_status *status)
-{
-    sat_status st = SAT_ERR_NOMEM;
-    sat_shape *s = malloc(sat_circle_bytes());
-    if (s && (st = sat_circle_init(s, x, y, radius)) != SAT_OK) {
-        free(s);
-        s = NULL;
-    }
-    if (status)
-        *status = st;
-    return s;
-}
 
+/* Validated in a buffer of its own, so that the shape is sized for the vertices it keeps, not
+ * for its input. */
 sat_shape *sat_polygon_new(const sat_vec *points, int count, sat_status *status)
 {
     sat_status st = SAT_ERR_TOO_MANY_POINTS;
     sat_shape *s = NULL;
+    sat_vec *work = NULL;
+    sat_outline o;
     if (count <= SAT_MAX_POINTS) {
         st = SAT_ERR_NOMEM;
-        s = malloc(sat_polygon_bytes(count));
+        work = malloc((size_t)(count > 0 ? count : 1) * sizeof *work);
     }
-    if (s && (st = sat_polygon_init(s, points, count)) != SAT_OK) {
+    if (work && (st = sat_polygon_validate(points, count, work, &o)) == SAT_OK) {
+        s = malloc(sat_polygon_bytes(o.count));
+        if (s)
+            sat_polygon_build(s, &o);
+        else
+            st = SAT_ERR_NOMEM;
+    }
+    free(work);
+    if (status)
+        *status = st;
+    return s;
+}
+
+/* A shape of `bytes` built by init, or NULL with the reason in *status. */
+static sat_shape *new_shape(size_t bytes, sat_status (*init)(sat_shape *, const double *),
+                            const double *args, sat_status *status)
+{
+    sat_status st = SAT_ERR_NOMEM;
+    sat_shape *s = malloc(bytes);
+    if (s && (st = init(s, args)) != SAT_OK) {
         free(s);
         s = NULL;
     }
     if (status)
         *status = st;
     return s;
+}
+
+static sat_status segment_args(sat_shape *s, const double *a)
+{
+    return sat_segment_init(s, a[0], a[1], a[2], a[3]);
+}
+
+static sat_status capsule_args(sat_shape *s, const double *a)
+{
+    return sat_capsule_init(s, a[0], a[1], a[2], a[3], a[4]);
+}
+
+static sat_status circle_args(sat_shape *s, const double *a)
+{
+    return sat_circle_init(s, a[0], a[1], a[2]);
+}
+
+sat_shape *sat_circle_new(double x, double y, double radius, sat_status *status)
+{
+    double args[3];
+    args[0] = x, args[1] = y, args[2] = radius;
+    return new_shape(sat_circle_bytes(), circle_args, args, status);
+}
+
+sat_shape *sat_segment_new(double x1, double y1, double x2, double y2, sat_status *status)
+{
+    double args[4];
+    args[0] = x1, args[1] = y1, args[2] = x2, args[3] = y2;
+    return new_shape(sat_segment_bytes(), segment_args, args, status);
+}
+
+sat_shape *sat_capsule_new(double x1, double y1, double x2, double y2, double radius,
+                           sat_status *status)
+{
+    double args[5];
+    args[0] = x1, args[1] = y1, args[2] = x2, args[3] = y2, args[4] = radius;
+    return new_shape(sat_capsule_bytes(), capsule_args, args, status);
 }
 
 sat_shape *sat_shape_clone(const sat_shape *src)
@@ -354,7 +500,7 @@ sat_status sat_shape_move_to(sat_shape *s, double x, double y)
         return SAT_ERR_RANGE;
     s->pos = sat__v(x, y);
     s->pos_lo = sat__v(0.0, 0.0);
-    s->gen++;
+    sat__changed(s);
     return SAT_OK;
 }
 
@@ -376,7 +522,7 @@ sat_status sat_shape_move(sat_shape *s, double dx, double dy)
         return SAT_ERR_RANGE;
     dd_add(&s->pos.x, &s->pos_lo.x, dx);
     dd_add(&s->pos.y, &s->pos_lo.y, dy);
-    s->gen++;
+    sat__changed(s);
     return SAT_OK;
 }
 
@@ -396,9 +542,58 @@ sat_status sat_shape_set_rotation(sat_shape *s, double angle)
 
 sat_status sat_shape_rotate(sat_shape *s, double dangle)
 {
-    if (!isfinite(dangle) || !isfinite(s->angle + dangle))
+    if (!isfinite(dangle))
         return SAT_ERR_NONFINITE;
+    if (!isfinite(s->angle + dangle))
+        return SAT_ERR_ANGLE;
     return sat_shape_set_rotation(s, s->angle + dangle);
+}
+
+/* Sets the angle and turns the position about (cx, cy) by the rotation (c, sn); checks
+ * everything first, so that an error changes nothing. */
+static sat_status turn_about(sat_shape *s, double angle, double c, double sn, double cx,
+                             double cy)
+{
+    if (!isfinite(cx) || !isfinite(cy))
+        return SAT_ERR_NONFINITE;
+    if (!sat__in_range(cx) || !sat__in_range(cy))
+        return SAT_ERR_RANGE;
+    /* The offset from the pivot, from the double-double position: exact for a pivot near the
+     * shape, however far both are from 0. The new position is the pivot plus the turned
+     * offset, kept exactly as a double-double. */
+    sat_vec d = sat__neg(sat__relative(s, cx, cy));
+    sat_vec t = sat__v(c * d.x - sn * d.y, sn * d.x + c * d.y);
+    sat_vec hi, lo;
+    sat__two_sum(cx, t.x, &hi.x, &lo.x);
+    sat__two_sum(cy, t.y, &hi.y, &lo.y);
+    if (!sat__in_range(hi.x) || !sat__in_range(hi.y))
+        return SAT_ERR_RANGE;
+    s->pos = hi;
+    s->pos_lo = lo;
+    s->angle = angle;
+    update_cache(s);
+    return SAT_OK;
+}
+
+sat_status sat_shape_rotate_about(sat_shape *s, double dangle, double cx, double cy)
+{
+    if (!isfinite(dangle))
+        return SAT_ERR_NONFINITE;
+    if (!isfinite(s->angle + dangle))
+        return SAT_ERR_ANGLE;
+    return turn_about(s, s->angle + dangle, cos(dangle), sin(dangle), cx, cy);
+}
+
+sat_status sat_shape_set_rotation_about(sat_shape *s, double angle, double cx, double cy)
+{
+    double turn = angle - s->angle;
+    if (!isfinite(angle))
+        return SAT_ERR_NONFINITE;
+    if (isfinite(turn))
+        return turn_about(s, angle, cos(turn), sin(turn), cx, cy);
+    /* from one huge angle to another of the other sign: the turn from both ends' sines */
+    double ca = cos(angle), sa = sin(angle), co = cos(s->angle), so = sin(s->angle);
+    return turn_about(s, angle, ca * co + sa * so, sa * co - ca * so, cx, cy);
 }
 
 double sat_shape_rotation(const sat_shape *s)
@@ -416,6 +611,8 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
         return SAT_ERR_RANGE;
     if (s->kind == SAT_POLYGON && s->bound * factor < 0.5 * SAT_MIN_SIZE)
         return SAT_ERR_RANGE;
+    if (sat__has_segment(s) && s->v[3].y > 0.0 && sat__seg_len(s) * factor < 0.5 * SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
     if (s->kind == SAT_CIRCLE) {
         s->radius *= factor;
     } else {
@@ -425,6 +622,8 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
         if (!(k > 0.0))
             return SAT_ERR_BAD_SCALE; /* underflow */
         s->scale = k;
+        if (s->kind == SAT_CAPSULE)
+            s->radius *= factor; /* kept as given, like a circle's (scale is the segment's) */
     }
     update_cache(s);
     return SAT_OK;
@@ -449,6 +648,7 @@ void sat_shape_set_filter(sat_shape *s, uint32_t category, uint32_t mask)
 {
     s->category = category;
     s->mask = mask;
+    sat__changed(s);
 }
 
 double sat_circle_radius(const sat_shape *s)
@@ -472,6 +672,8 @@ double sat_shape_area(const sat_shape *s)
 {
     if (s->kind == SAT_CIRCLE)
         return SAT_PI * s->radius * s->radius;
+    if (sat__has_segment(s))
+        return s->radius * (SAT_PI * s->radius + 4.0 * sat__seg_len(s));
     const sat_vec *p = sat__clocal(s);
     double a2 = 0.0;
     for (int i = 0; i < s->count; i++)
@@ -485,6 +687,13 @@ sat_vec sat_polygon_vertex(const sat_shape *s, int i)
     return sat__v((s->pos.x + o.x) + s->pos_lo.x, (s->pos.y + o.y) + s->pos_lo.y);
 }
 
+void sat_segment_endpoints(const sat_shape *s, sat_vec *p1, sat_vec *p2)
+{
+    sat_vec h = sat__seg_half(s);
+    *p1 = sat__v((s->pos.x - h.x) + s->pos_lo.x, (s->pos.y - h.y) + s->pos_lo.y);
+    *p2 = sat__v((s->pos.x + h.x) + s->pos_lo.x, (s->pos.y + h.y) + s->pos_lo.y);
+}
+
 int sat_shape_contains(const sat_shape *s, double x, double y)
 {
     if (!isfinite(x) || !isfinite(y))
@@ -493,6 +702,11 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
     double tol = SAT_TOUCH_REL * s->bound;
     if (s->kind == SAT_CIRCLE)
         return sat__len(p) <= s->radius + tol;
+    if (sat__has_segment(s)) {
+        sat__segcore k = sat__seg_core(s, sat__v(0.0, 0.0));
+        sat_vec dir;
+        return sat__core_distance(p, &k, &dir) <= s->radius + tol;
+    }
     const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
     for (int i = 0; i < s->count; i++)
         if (sat__dot(n[i], p) - s->scale * pl[i].x > tol)

@@ -16,9 +16,9 @@ static sat_vec fallback_normal(sat_vec dir)
  * start, and enters half a chord before that. Everything is measured from whichever end
  * is nearer the centre, and nothing squares the segment's length, so far starts and tiny
  * circles keep their precision. */
-static int raycast_circle(const sat_shape *s, sat_vec a, sat_vec dir, double tol, sat_hit *hit)
+static int raycast_disk(double r, sat_vec a, sat_vec dir, double tol, sat_hit *hit)
 {
-    double r = s->radius, la, lb, len;
+    double la, lb, len;
     sat_vec out = sat__normalize(a, &la);
     if (la <= r + tol) {
         hit->t = 0.0;
@@ -47,6 +47,47 @@ static int raycast_circle(const sat_shape *s, sat_vec a, sat_vec dir, double tol
     sat_vec n = r > 0.0 ? sat__normalize(p, NULL) : sat__v(0.0, 0.0);
     hit->normal = (n.x != 0.0 || n.y != 0.0) ? n : fallback_normal(dir);
     return 1;
+}
+
+/* A segment or a capsule: its two side faces (offset by the radius, hit inside the segment's
+ * extent) and its two end disks; the first hit of the four. A start within the radius of the
+ * segment hits at 0, with the way out from the segment (for a start on the segment itself,
+ * the side facing the ray). */
+static int raycast_capsule(const sat_shape *s, sat_vec a, sat_vec dir, double tol, sat_hit *hit)
+{
+    sat__segcore k = sat__seg_core(s, sat__v(0.0, 0.0));
+    double r = s->radius, best = HUGE_VAL;
+    sat_vec to;
+    double dist = sat__core_distance(a, &k, &to);
+    if (dist <= r + tol) {
+        hit->t = 0.0;
+        hit->normal = sat__neg(to);
+        if (dist == 0.0 || (to.x == 0.0 && to.y == 0.0))
+            hit->normal = sat__dot(k.n, dir) > 0.0 ? sat__neg(k.n) : k.n;
+        return 1;
+    }
+    tol += SAT_TOUCH_REL * fmax(sat__len(a), sat__len(sat__add(a, dir)));
+    for (int side = 0; side < 2; side++) {
+        sat_vec m = side ? sat__neg(k.n) : k.n;
+        double beyond = sat__dot(m, a) - r, closing = -sat__dot(m, dir);
+        if (beyond > 0.0 && closing > 0.0 && beyond <= closing + tol) {
+            double t = beyond < closing ? beyond / closing : 1.0;
+            if (fabs(sat__dot(sat__add(a, sat__mul(dir, t)), k.u)) <= k.L && t < best) {
+                best = t;
+                hit->t = t;
+                hit->normal = m;
+            }
+        }
+    }
+    for (int end = 0; end < 2; end++) {
+        sat_hit h;
+        sat_vec c = end ? k.h : sat__neg(k.h);
+        if (raycast_disk(r, sat__sub(a, c), dir, tol, &h) && h.t < best) {
+            best = h.t;
+            *hit = h;
+        }
+    }
+    return best <= 1.0;
 }
 
 /* Cyrus-Beck: clip the segment against every edge's half-plane. */
@@ -102,6 +143,8 @@ int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
     sat_vec dir = sat__sub(p2, p1);
     double tol = SAT_TOUCH_REL * s->bound;
     if (s->kind == SAT_CIRCLE)
-        return raycast_circle(s, a, dir, tol, hit);
+        return raycast_disk(s->radius, a, dir, tol, hit);
+    if (sat__has_segment(s))
+        return raycast_capsule(s, a, dir, tol, hit);
     return raycast_polygon(s, a, dir, tol, hit);
 }

@@ -1,5 +1,5 @@
 /*
- * Every tolerance of the core, with its unit and why. Private to src/.
+ * Every tolerance of the core, with its unit and why. Private to src/core/.
  *
  * Lengths in a game range from fractions of a unit (metres) to thousands (pixels), so the
  * tolerances are relative to the size of the geometry involved, never absolute.
@@ -27,6 +27,19 @@
  * ~1e-16 of the size; 1e-12 absorbs it, so a shape moved by its MTV, or resting on another,
  * stays touching frame after frame instead of flickering in and out of contact. */
 #define SAT_TOUCH_REL 1e-12
+
+/* Contact points. Unit: cosine of the angle between the contact normal and a face's normal.
+ * A face within this of the normal meets the other shape flat (two points where two faces
+ * meet); otherwise the contact is round (one point, on the line through the closest
+ * features). Polygon faces are exact normals (cosine 1 within rounding); only a corner of
+ * a round shape comes near without being one. */
+#define SAT_CONTACT_FACE_COS (1.0 - 1e-9)
+
+/* Contact points. Unit: the cosine between a face's normal and the line a chord is taken
+ * along (both unit vectors). Below it the face lies along the line: the line is inside or
+ * outside it as a whole (within the touch tolerance), never cut by it at a point that
+ * rounding would fling far away. */
+#define SAT_CONTACT_PARALLEL 1e-12
 
 /* Broad phase only: these widen the boxes and cell ranges a query examines, never a result.
  * A shape's box is padded by SAT_BROAD_TOUCH_PAD times its touch tolerance, so that every

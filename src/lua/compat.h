@@ -57,7 +57,7 @@ static inline void *sat_compat_testudata(lua_State *L, int idx, const char *tnam
 
 /* One user value per shape (its table of Lua fields). On 5.1 it is the userdata's
  * environment table, which a new userdata inherits from the running function: the binding
- * replaces it at creation (see lsat.c). */
+ * replaces it at creation (see lsat_shape.c). */
 #if LUA_VERSION_NUM == 501
 #define sat_newuserdata(L, size) lua_newuserdata(L, (size))
 #define sat_newuserdata_uv(L, size) lua_newuserdata(L, (size))

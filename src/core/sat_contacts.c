@@ -1,0 +1,352 @@
+/*
+ * sat_contacts.c - contact points (sat_contacts) and the swept test with its contact point
+ * (sat_sweep_contact). See sat.h.
+ *
+ * Every kind is a convex core (a polygon, a segment or a point) grown by a radius. With the
+ * normal n of sat_collide, the contacts lie on lines along n:
+ * - two faces meeting (the face most turned toward the other shape, a polygon's edge or a
+ *   segment, within SAT_CONTACT_FACE_COS of n): the reference face is the better turned
+ *   of the two, the incident face the other shape's most turned against it; the incident
+ *   face clipped to the reference face's side planes (their spans across n intersected)
+ *   gives a line at each end of what is left, one when that is a point;
+ * - anything round (the cores apart, n through their closest points): one line, through the
+ *   first shape's core point farthest along n.
+ * On each line the two shapes' chords (the segments of the line inside each) meet; the
+ * contact is the middle of their common part: midway between the two surfaces along n.
+ * Touching, that part is a point on both surfaces; overlapping, it lies inside both. A line
+ * whose chords miss each other (a corner of the incident face above the reference face) gives
+ * no contact. Should no line meet both shapes (two segments crossing: their chords meet at
+ * one place only), the line where the common part is longest is found by a golden-section
+ * search: that length is a concave function across n.
+ *
+ * Everything happens in the frame of the pair's first shape in sat_collide's order, so the
+ * points are the same whichever shape is a, and keep their precision far from the origin.
+ */
+#include <string.h>
+
+#include "sat_internal.h"
+
+/* The empty chord. */
+#define NONE_LO HUGE_VAL
+#define NONE_HI (-HUGE_VAL)
+
+/* A line of the contact: x = tau * t + lambda * n, with t = perp(n). */
+typedef struct line {
+    sat_vec t, n;
+    double tau;
+    double tol; /* the pair's touch tolerance: how far outside a point may be and touch */
+} line;
+
+/* Narrows [lo, hi] to the part of the line in {x : m . x <= h}. A line along the boundary
+ * (m square to n) is inside when within the tolerance. */
+static void clip_plane(const line *ln, sat_vec m, double h, double *lo, double *hi)
+{
+    double nm = sat__dot(ln->n, m), rhs = h - ln->tau * sat__dot(ln->t, m);
+    if (fabs(nm) <= SAT_CONTACT_PARALLEL) {
+        if (rhs < -ln->tol) {
+            *lo = NONE_LO;
+            *hi = NONE_HI;
+        }
+        return;
+    }
+    double v = rhs / nm;
+    if (nm > 0.0)
+        *hi = v < *hi ? v : *hi;
+    else
+        *lo = v > *lo ? v : *lo;
+}
+
+/* The chord of the disk of radius r about c (within the tolerance: a line grazing it meets
+ * it at one point). */
+static void disk_chord(const line *ln, sat_vec c, double r, double *lo, double *hi)
+{
+    double off = sat__dot(c, ln->t) - ln->tau, at = sat__dot(c, ln->n), disc = r * r - off * off;
+    if (disc >= 0.0) {
+        double half = sqrt(disc);
+        *lo = at - half;
+        *hi = at + half;
+    } else if (fabs(off) <= r + ln->tol) {
+        *lo = *hi = at;
+    } else {
+        *lo = NONE_LO;
+        *hi = NONE_HI;
+    }
+}
+
+/* The chord of shape s (at offset c) on the line. */
+static void chord(const sat_shape *s, sat_vec c, const line *ln, double *lo, double *hi)
+{
+    *lo = -HUGE_VAL;
+    *hi = HUGE_VAL;
+    if (s->kind == SAT_POLYGON) {
+        const sat_vec *m = sat__cnormal(s), *pl = sat__cplane(s);
+        for (int i = 0; i < s->count; i++) /* every plane: a rounding inversion is no miss */
+            clip_plane(ln, m[i], s->scale * pl[i].x + sat__dot(c, m[i]), lo, hi);
+        return;
+    }
+    if (!sat__has_segment(s)) {
+        disk_chord(ln, c, s->radius, lo, hi);
+        return;
+    }
+    /* a capsule: its rectangle and its two end disks, of which it is the hull */
+    sat_vec h = sat__seg_half(s), u = sat__seg_dir(s), v = sat__perp(u);
+    double L = sat__seg_len(s), r = s->radius, l2, h2;
+    clip_plane(ln, u, L + sat__dot(c, u), lo, hi);
+    clip_plane(ln, sat__neg(u), L - sat__dot(c, u), lo, hi);
+    clip_plane(ln, v, r + sat__dot(c, v), lo, hi);
+    clip_plane(ln, sat__neg(v), r - sat__dot(c, v), lo, hi);
+    for (int e = 0; e < 2; e++) {
+        disk_chord(ln, e ? sat__add(c, h) : sat__sub(c, h), r, &l2, &h2);
+        if (l2 > h2)
+            continue;
+        if (*lo > *hi) {
+            *lo = l2;
+            *hi = h2;
+        } else {
+            *lo = l2 < *lo ? l2 : *lo;
+            *hi = h2 > *hi ? h2 : *hi;
+        }
+    }
+}
+
+/* The common part of both chords on the line: its length (negative: they miss each other by
+ * that much) and its middle. A chord may come out inverted by rounding (a line through a
+ * corner, a shape far smaller than the other's coordinates): it counts as the point it
+ * nearly is, and only a line missing a shape by more than the tolerance is rejected. */
+static double common(const sat_shape *a, const sat_shape *b, sat_vec d, const line *ln,
+                     double *mid)
+{
+    double alo, ahi, blo, bhi;
+    chord(a, sat__v(0.0, 0.0), ln, &alo, &ahi);
+    chord(b, d, ln, &blo, &bhi);
+    double lo = alo > blo ? alo : blo, hi = ahi < bhi ? ahi : bhi;
+    if (!(fabs(lo) < HUGE_VAL && fabs(hi) < HUGE_VAL)) { /* missed: a disk, or along a face */
+        *mid = 0.0;
+        return -HUGE_VAL;
+    }
+    *mid = 0.5 * (lo + hi);
+    return hi - lo;
+}
+
+/* ---- features ------------------------------------------------------------------------- */
+
+/* A shape's core at offset c: its vertex i (a polygon's, a segment's end, or the point). */
+static int core_count(const sat_shape *s)
+{
+    if (s->kind == SAT_POLYGON)
+        return s->count;
+    return sat__has_segment(s) && sat__seg_len(s) > 0.0 ? 2 : 1;
+}
+
+static sat_vec core_vertex(const sat_shape *s, sat_vec c, int i)
+{
+    if (s->kind == SAT_POLYGON)
+        return sat__add(c, sat__coff(s)[i]);
+    if (sat__has_segment(s))
+        return i ? sat__add(c, sat__seg_half(s)) : sat__sub(c, sat__seg_half(s));
+    return c;
+}
+
+/* A face: from P to Q, with its outward unit normal m. */
+typedef struct face {
+    sat_vec P, Q, m;
+} face;
+
+/* The face of the core most turned toward u, and how much (the cosine); -2 for a point. */
+static double toward(const sat_shape *s, sat_vec c, sat_vec u, face *f)
+{
+    int count = core_count(s);
+    if (count == 1)
+        return -2.0;
+    if (s->kind == SAT_POLYGON) {
+        const sat_vec *m = sat__cnormal(s);
+        int best = 0;
+        double most = sat__dot(m[0], u);
+        for (int i = 1; i < count; i++) {
+            double v = sat__dot(m[i], u);
+            if (v > most) {
+                most = v;
+                best = i;
+            }
+        }
+        f->P = core_vertex(s, c, best);
+        f->Q = core_vertex(s, c, best + 1 == count ? 0 : best + 1);
+        f->m = m[best];
+        return most;
+    }
+    sat_vec m = sat__perp(sat__seg_dir(s));
+    double v = sat__dot(m, u);
+    f->P = core_vertex(s, c, 0);
+    f->Q = core_vertex(s, c, 1);
+    f->m = v < 0.0 ? sat__neg(m) : m;
+    return fabs(v);
+}
+
+/* The core's vertex farthest along u (the first of equals). */
+static sat_vec farthest(const sat_shape *s, sat_vec c, sat_vec u)
+{
+    int count = core_count(s), best = 0;
+    double most = sat__dot(core_vertex(s, c, 0), u);
+    for (int i = 1; i < count; i++) {
+        double v = sat__dot(core_vertex(s, c, i), u);
+        if (v > most) {
+            most = v;
+            best = i;
+        }
+    }
+    return core_vertex(s, c, best);
+}
+
+/* The span across n (along t) of a face, or of a core's whole incident feature. */
+static void span(sat_vec t, sat_vec P, sat_vec Q, double *lo, double *hi)
+{
+    double p = sat__dot(P, t), q = sat__dot(Q, t);
+    *lo = p < q ? p : q;
+    *hi = p < q ? q : p;
+}
+
+/* The other core's face most turned against the reference face's normal m (its two ends;
+ * a point twice). */
+static void incident(const sat_shape *s, sat_vec c, sat_vec m, sat_vec *P, sat_vec *Q)
+{
+    face f;
+    if (toward(s, c, sat__neg(m), &f) < -1.0) {
+        *P = *Q = core_vertex(s, c, 0);
+        return;
+    }
+    *P = f.P;
+    *Q = f.Q;
+}
+
+/* The line where the common part is longest, across the span both shapes cover. */
+static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *ln)
+{
+    const double k = 0.6180339887498949; /* the golden section */
+    double alo, ahi, blo, bhi, mid;
+    sat__interval(a, sat__v(0.0, 0.0), ln->t, &alo, &ahi);
+    sat__interval(b, d, ln->t, &blo, &bhi);
+    double lo = alo > blo ? alo : blo, hi = ahi < bhi ? ahi : bhi;
+    if (lo > hi)
+        lo = hi = 0.5 * (lo + hi);
+    double x1 = hi - k * (hi - lo), x2 = lo + k * (hi - lo), f1, f2;
+    ln->tau = x1;
+    f1 = common(a, b, d, ln, &mid);
+    ln->tau = x2;
+    f2 = common(a, b, d, ln, &mid);
+    for (int i = 0; i < 96 && x1 < x2; i++) {
+        if (f1 < f2) {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + k * (hi - lo);
+            ln->tau = x2;
+            f2 = common(a, b, d, ln, &mid);
+        } else {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - k * (hi - lo);
+            ln->tau = x1;
+            f1 = common(a, b, d, ln, &mid);
+        }
+    }
+    ln->tau = f1 < f2 ? x2 : x1;
+    return ln->tau;
+}
+
+/* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. */
+static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat_vec n,
+                          sat_vec out[2])
+{
+    line ln;
+    face fa, fb, *ref;
+    sat_vec P, Q;
+    double taus[2], mid;
+    int lines = 1, found = 0;
+    ln.n = n;
+    ln.t = sat__perp(n);
+    ln.tol = sat__touch_tol(a, b);
+    double ca = toward(a, sat__v(0.0, 0.0), n, &fa), cb = toward(b, d, sat__neg(n), &fb);
+    if ((ca > cb ? ca : cb) >= SAT_CONTACT_FACE_COS) {
+        double rlo, rhi, ilo, ihi;
+        ref = ca >= cb ? &fa : &fb;
+        if (ref == &fa)
+            incident(b, d, fa.m, &P, &Q);
+        else
+            incident(a, sat__v(0.0, 0.0), fb.m, &P, &Q);
+        span(ln.t, ref->P, ref->Q, &rlo, &rhi);
+        span(ln.t, P, Q, &ilo, &ihi);
+        double lo = rlo > ilo ? rlo : ilo, hi = rhi < ihi ? rhi : ihi;
+        if (hi - lo > ln.tol) {
+            taus[0] = lo;
+            taus[1] = hi;
+            lines = 2;
+        } else {
+            taus[0] = 0.5 * (lo + hi);
+        }
+    } else {
+        taus[0] = sat__dot(farthest(a, sat__v(0.0, 0.0), n), ln.t);
+    }
+    for (int i = 0; i < lines; i++) {
+        ln.tau = taus[i];
+        if (common(a, b, d, &ln, &mid) >= -2.0 * ln.tol)
+            out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
+    }
+    if (found == 0) {
+        deepest(a, b, d, &ln);
+        common(a, b, d, &ln, &mid);
+        out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
+    }
+    return found;
+}
+
+/* A point relative to shape s, in world coordinates (the double-double position). */
+static sat_vec world(const sat_shape *s, sat_vec p)
+{
+    return sat__v((s->pos.x + p.x) + s->pos_lo.x, (s->pos.y + p.y) + s->pos_lo.y);
+}
+
+int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
+{
+    sat_result r;
+    sat_vec p[2];
+    if (!sat__comes_first(a, b)) {
+        const sat_shape *t = a;
+        a = b;
+        b = t;
+    }
+    if (!sat_collide(a, b, &r))
+        return 0;
+    int n = contact_points(a, b, sat__offset(a, b), r.normal, p);
+    for (int i = 0; i < n; i++)
+        out[i] = world(a, p[i]);
+    return n;
+}
+
+/* The middle of the contact points (of one: itself). */
+static sat_vec middle(const sat_vec *p, int n)
+{
+    return n == 2 ? sat__mul(sat__add(p[0], p[1]), 0.5) : p[0];
+}
+
+int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                      sat_sweep_hit *hit, sat_vec *point)
+{
+    sat_vec p[2], at, d;
+    if (!sat__in_range(vb.x) || !sat__in_range(vb.y) || !sat_sweep(a, sat__sub(va, vb), b, hit))
+        return 0;
+    /* a moved by hit->move against b (0 when they overlap or touch at the start, where the
+     * normal is sat_collide's), in the frame of the first of the two as sat_contacts takes
+     * them: at the start, its points */
+    d = sat__offset(a, b);
+    if (sat__comes_first(a, b))
+        at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
+                                                         hit->result.normal, p)),
+                               hit->move));
+    else
+        at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
+                                               sat__neg(hit->result.normal), p)));
+    /* and where b is by then */
+    *point = sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
+    return 1;
+}

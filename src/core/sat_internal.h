@@ -1,0 +1,267 @@
+/*
+ * Private helpers shared by the core's .c files: vector maths, the double-double position
+ * arithmetic, and where each array of a polygon lives in its storage.
+ */
+#ifndef SAT_INTERNAL_H
+#define SAT_INTERNAL_H
+
+#include <math.h>
+
+#include "sat.h"
+#include "sat_constants.h"
+
+#define SAT_PI 3.14159265358979323846
+
+static inline sat_vec sat__v(double x, double y)
+{
+    sat_vec v;
+    v.x = x;
+    v.y = y;
+    return v;
+}
+
+static inline double sat__dot(sat_vec a, sat_vec b) { return a.x * b.x + a.y * b.y; }
+static inline double sat__cross(sat_vec a, sat_vec b) { return a.x * b.y - a.y * b.x; }
+static inline sat_vec sat__sub(sat_vec a, sat_vec b) { return sat__v(a.x - b.x, a.y - b.y); }
+static inline sat_vec sat__add(sat_vec a, sat_vec b) { return sat__v(a.x + b.x, a.y + b.y); }
+static inline sat_vec sat__neg(sat_vec a) { return sat__v(-a.x, -a.y); }
+static inline sat_vec sat__mul(sat_vec a, double k) { return sat__v(a.x * k, a.y * k); }
+
+/* Squares of lengths in this range neither overflow nor lose bits to underflow. */
+#define SAT__SQ_LO 1e-280
+#define SAT__SQ_HI 1e300
+
+/* Outside that range, a rescale by a power of two is exact and brings the square back into
+ * it; one step is enough for any finite double. Inline, without calls, so the common path
+ * keeps its registers. Returns the factor applied (1 when none). */
+static inline double sat__rescale(sat_vec *a, double *l2)
+{
+    double k = 1.0;
+    if (!(*l2 > SAT__SQ_LO && *l2 < SAT__SQ_HI)) {
+        k = *l2 < 1.0 ? 0x1p600 : 0x1p-600;
+        a->x *= k;
+        a->y *= k;
+        *l2 = a->x * a->x + a->y * a->y;
+    }
+    return k;
+}
+
+/* Length, without overflow or underflow. */
+static inline double sat__len(sat_vec a)
+{
+    double l2 = a.x * a.x + a.y * a.y;
+    double k = sat__rescale(&a, &l2);
+    return sqrt(l2) / k;
+}
+
+/* Guarded normalize: a zero (or non-finite) vector in, a zero vector out; otherwise unit,
+ * subnormal and huge inputs included. */
+static inline sat_vec sat__normalize(sat_vec a, double *len)
+{
+    double l2 = a.x * a.x + a.y * a.y;
+    double k = sat__rescale(&a, &l2), l = sqrt(l2);
+    if (len)
+        *len = l / k;
+    if (!(l > 0.0) || !(l < HUGE_VAL))
+        return sat__v(0.0, 0.0);
+    return sat__v(a.x / l, a.y / l);
+}
+
+/* Knuth's TwoSum: s + e == a + b exactly. Needs strict IEEE evaluation (no -ffast-math). */
+static inline void sat__two_sum(double a, double b, double *s, double *e)
+{
+    double x = a + b;
+    double bv = x - a;
+    double av = x - bv;
+    *e = (a - av) + (b - bv);
+    *s = x;
+}
+
+/* b's position relative to a's, from the double-double positions: the high parts of two
+ * nearby positions subtract exactly, so the offset keeps its precision far from 0. */
+static inline sat_vec sat__offset(const sat_shape *a, const sat_shape *b)
+{
+    return sat__v((b->pos.x - a->pos.x) + (b->pos_lo.x - a->pos_lo.x),
+                  (b->pos.y - a->pos.y) + (b->pos_lo.y - a->pos_lo.y));
+}
+
+/* Within the range every function accepts. */
+static inline int sat__in_range(double v)
+{
+    return fabs(v) <= SAT_MAX_COORD;
+}
+
+/* A world point relative to a shape's position. */
+static inline sat_vec sat__relative(const sat_shape *s, double x, double y)
+{
+    return sat__v((x - s->pos.x) - s->pos_lo.x, (y - s->pos.y) - s->pos_lo.y);
+}
+
+/* A holder's record in a shape's list (sat_shape.members), made and owned by the holder (a
+ * hash: sat_hash.c). The shape's code only walks the list; each record says what to do. */
+struct sat_member {
+    struct sat_member *next;
+    struct sat_member **link;               /* what points at this record */
+    void (*changed)(struct sat_member *m);  /* told of every change, at O(1) */
+};
+
+/* Every change of a shape's transform, geometry or filter bits ends here: the hashes
+ * holding it mark it for their next sync. */
+static inline void sat__changed(sat_shape *s)
+{
+    for (struct sat_member *m = s->members; m; m = m->next)
+        m->changed(m);
+}
+
+/* Polygon storage (see sat.h). */
+static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
+static inline sat_vec *sat__plane(sat_shape *s) { return s->v + s->count; }
+static inline sat_vec *sat__off(sat_shape *s) { return s->v + 2 * s->count; }
+static inline sat_vec *sat__local(sat_shape *s) { return s->v + 3 * s->count; }
+static inline sat_vec *sat__lnormal(sat_shape *s) { return s->v + 4 * s->count; }
+
+static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
+static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->count; }
+static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
+static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
+
+/* Segment and capsule storage (see sat.h): the world half h (the segment runs from
+ * position - h to position + h), its unit direction and the world half-length. */
+static inline int sat__has_segment(const sat_shape *s)
+{
+    return s->kind == SAT_SEGMENT || s->kind == SAT_CAPSULE;
+}
+static inline sat_vec sat__seg_half(const sat_shape *s) { return s->v[0]; }
+static inline sat_vec sat__seg_dir(const sat_shape *s) { return s->v[1]; }
+static inline double sat__seg_len(const sat_shape *s) { return s->v[3].x; }
+/* The unit normal of a direction: counter-clockwise (in a y-up frame), the segment's left. */
+static inline sat_vec sat__perp(sat_vec u) { return sat__v(-u.y, u.x); }
+
+/* A segment core at offset c: half h (from c - h to c + h), unit direction u, left normal n,
+ * half-length L. */
+typedef struct sat__segcore {
+    sat_vec c, h, u, n;
+    double L;
+} sat__segcore;
+
+static inline sat__segcore sat__seg_core(const sat_shape *s, sat_vec c)
+{
+    sat__segcore k;
+    k.c = c;
+    k.h = sat__seg_half(s);
+    k.u = sat__seg_dir(s);
+    k.n = sat__perp(k.u);
+    k.L = sat__seg_len(s);
+    return k;
+}
+
+/* Where the core's closest point to p is: inside the segment (then `side` is p's signed
+ * distance along the normal) or at an end (then `to` leads from p to it); d2 is the squared
+ * distance, enough to compare (no square root until one is chosen). */
+typedef struct sat__closest {
+    double d2, side;
+    sat_vec to;
+    int inside;
+} sat__closest;
+
+static inline sat__closest sat__core_closest(sat_vec p, const sat__segcore *k)
+{
+    sat__closest c;
+    sat_vec w = sat__sub(p, k->c);
+    double t = sat__dot(w, k->u);
+    c.inside = t >= -k->L && t <= k->L;
+    c.side = sat__dot(w, k->n);
+    c.to = sat__sub(t > 0.0 ? sat__add(k->c, k->h) : sat__sub(k->c, k->h), p);
+    c.d2 = c.inside ? c.side * c.side : sat__dot(c.to, c.to);
+    return c;
+}
+
+/* The distance of a closest point, and the unit direction from p toward it: the core's
+ * normal when it is inside the segment (exact for a flat contact), else the way to the end.
+ * A p on the segment gets -n: its shape is pushed to the left. */
+static inline double sat__closest_dir(const sat__closest *c, const sat__segcore *k, sat_vec *dir)
+{
+    double dist;
+    if (c->inside) {
+        *dir = c->side < 0.0 ? k->n : sat__neg(k->n);
+        return fabs(c->side);
+    }
+    *dir = sat__normalize(c->to, &dist);
+    if (dir->x == 0.0 && dir->y == 0.0)
+        *dir = sat__neg(k->n);
+    return dist;
+}
+
+/* Distance from p to the core, and the direction toward it (as above). */
+static inline double sat__core_distance(sat_vec p, const sat__segcore *k, sat_vec *dir)
+{
+    sat__closest c = sat__core_closest(p, k);
+    return sat__closest_dir(&c, k, dir);
+}
+
+/* Interval of a polygon's offsets (relative to its position) along n. */
+static inline void sat__project(const sat_shape *s, sat_vec n, double *lo, double *hi)
+{
+    const sat_vec *o = sat__coff(s);
+    double mn = sat__dot(o[0], n), mx = mn;
+    for (int i = 1; i < s->count; i++) {
+        double v = sat__dot(o[i], n);
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
+/* The gap up to which a pair counts as touching. */
+static inline double sat__touch_tol(const sat_shape *a, const sat_shape *b)
+{
+    return SAT_TOUCH_REL * (a->bound + b->bound);
+}
+
+/* The core's own functions across its files: hidden in the Lua module, as sat.h's are. */
+SAT_BEGIN_HIDDEN
+
+/* A shape's interval along n, radius included, with its position at offset c. */
+void sat__interval(const sat_shape *s, sat_vec c, sat_vec n, double *lo, double *hi);
+
+/* ---- the pair tests' trace (sat_collide.c reports, sat_explain.c listens) ------------- */
+
+/* One axis, in the frame of the pair's first shape as sat_collide computes it (its canonical
+ * order, which may be the caller's reversed). */
+typedef struct sat__step {
+    sat_vec n;               /* unit */
+    int from;                /* 0: the first shape, 1: the second */
+    sat_feature feature;
+    int index;
+    int separates;
+    /* 1: the intervals below are the test's own (relative to the first shape's position,
+     * radii included); 0: an axis through two closest points, n from the first shape toward
+     * the second, whose intervals the listener projects itself. */
+    int measured;
+    double amin, amax, bmin, bmax;
+    double overlap;          /* as the test computed it */
+} sat__step;
+
+/* What a traced pair test reports to, in this order: the pair (first, second: the order it
+ * computes them in), each axis it tries, and on a hit the axis (numbered from 0 in this
+ * pair's order) that gave the MTV, or -1. A kind made of parts reports each part pair the
+ * same way. The test goes on past a separating axis (sat__report sets apart) and says
+ * "apart" at the end. */
+typedef struct sat__sink sat__sink;
+struct sat__sink {
+    int apart;  /* an axis of this pair separated (set as they are reported) */
+    void (*pair)(sat__sink *sink, const sat_shape *first, const sat_shape *second);
+    void (*axis)(sat__sink *sink, const sat__step *step);
+    void (*verdict)(sat__sink *sink, int axis);
+};
+
+/* sat_collide reporting to a sink. */
+int sat__collide_traced(const sat_shape *a, const sat_shape *b, sat_result *result,
+                        sat__sink *sink);
+/* Whether sat_collide computes a pair in the caller's order (a first). */
+int sat__comes_first(const sat_shape *a, const sat_shape *b);
+
+SAT_END_HIDDEN
+
+#endif

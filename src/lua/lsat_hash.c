@@ -1,0 +1,815 @@
+/*
+ * lsat_hash.c - the Lua binding of the spatial hash (sat_hash.h): core.newHash(cellSize).
+ *
+ * The hash object is the engine under sat.world (lua/sat/world.lua), which is the public
+ * API; these methods trust their arguments' meaning (the world checks them first) but still
+ * check types, so no call can crash. Handles and contact ids go to Lua as numbers from 1
+ * (the core's plus one), so that Lua can index arrays with them.
+ *
+ * A hash holds its shapes strongly: its user value is a table handle -> shape, which keeps
+ * every shape userdata (so its sat_shape) alive while it is in the hash, and lets a shape
+ * reference its world without a leak (an ordinary cycle for the collector). It is never
+ * handed out: no Lua code can drop a shape the core still points at. Which handle a shape
+ * has, the core knows (sat_hash_find). The same table keeps, under keys 0 and -1, the hit
+ * and response tables that results given to fill have dropped, for the next result that
+ * needs one: a table shared by queries of varying counts makes no garbage either.
+ *
+ * No pointer into the hash's memory is held across a call that can run the collector.
+ * Creating an object (a table, a userdata, a string) can run a finalizer, and a finalizer
+ * can add shapes to this very hash (its buffers then move) or drop the last reference to
+ * another. So each function makes the tables and vecs it will fill first, then runs the
+ * query, then fills them with raw gets and sets alone, which run no collector in Lua 5.4 or
+ * LuaJIT (lapi.c and lj_api.c step it only where an object is made; a table grown by a raw
+ * set does not). When what it made turns out too few, or a finalizer took some away, it
+ * makes more and runs the query again.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsat.h"
+#include "sat_hash.h"
+
+/* Rounds of "make the tables, query, fill" before giving up: only a finalizer that takes
+ * away the tables a call made, round after round, can use them up. */
+#define MAX_ROUNDS 64
+
+typedef struct lhash {
+    sat_hash *h;
+} lhash;
+
+static lhash *check_hash(lua_State *L)
+{
+    lhash *lh = (lhash *)lua_touserdata(L, 1);
+    int same = 0;
+    if (lh != NULL && lua_getmetatable(L, 1)) {
+        same = lua_rawequal(L, -1, lua_upvalueindex(LSAT_UV_HASHMT));
+        lua_pop(L, 1);
+    }
+    if (!same)
+        luaL_argerror(L, 1, "hash expected");
+    if (lh->h == NULL)
+        luaL_error(L, "attempt to use a freed hash");
+    return lh;
+}
+
+static int nomem(lua_State *L)
+{
+    return luaL_error(L, "not enough memory");
+}
+
+static int too_many_rounds(lua_State *L)
+{
+    return luaL_error(L, "result table changed while being filled");
+}
+
+/* Pushes the user value (handle -> shape) and returns its index. */
+static int push_shapes(lua_State *L)
+{
+    sat_getuservalue(L, 1);
+    return lua_gettop(L);
+}
+
+/* The pools of tables dropped from results, in the user value. */
+enum { POOL_HITS = 0, POOL_RESPONSES = -1 };
+
+/* Pushes pool `which` and returns its index. */
+static int push_pool(lua_State *L, int which)
+{
+    sat_getuservalue(L, 1);
+    lua_rawgeti(L, -1, which);
+    lua_remove(L, -2);
+    return lua_gettop(L);
+}
+
+/* The table argument at arg (the caller's, to be filled and trimmed), or a new one, at an
+ * absolute index. Making one can run the collector: call it before any query. */
+static int out_table(lua_State *L, int arg)
+{
+    if (lua_isnoneornil(L, arg)) {
+        lua_settop(L, arg);
+        lua_newtable(L);
+        lua_replace(L, arg);
+    }
+    luaL_checktype(L, arg, LUA_TTABLE);
+    return arg;
+}
+
+/* Removes t[n + 1], t[n + 2], ... up to the first nil; with a pool (which >= -1), the
+ * tables among them go to it, their keys `k1` and `k2` (shape references) cleared. */
+static void trim_into(lua_State *L, int t, int n, int which, int k1, int k2)
+{
+    int pool = which >= -1 ? push_pool(L, which) : 0;
+    int size = pool ? (int)lua_rawlen(L, pool) : 0;
+    for (;;) {
+        lua_rawgeti(L, t, ++n);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1 + (pool != 0));
+            return;
+        }
+        if (pool && lua_istable(L, -1)) {
+            int r = lua_gettop(L);
+            lua_pushvalue(L, k1);
+            lua_pushnil(L);
+            lua_rawset(L, r);
+            if (k2) {
+                lua_pushvalue(L, k2);
+                lua_pushnil(L);
+                lua_rawset(L, r);
+            }
+            lua_rawseti(L, pool, ++size);
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pushnil(L);
+        lua_rawseti(L, t, n);
+    }
+}
+
+static void trim(lua_State *L, int t, int n)
+{
+    trim_into(L, t, n, -2, 0, 0);
+}
+
+/* t[1..n] = the shapes of the handles, the rest trimmed; returns t. */
+static int return_shapes(lua_State *L, int t, const uint32_t *ids, int n)
+{
+    int k, shapes;
+    if (n < 0)
+        return nomem(L);
+    shapes = push_shapes(L);
+    for (k = 0; k < n; k++) {
+        lua_rawgeti(L, shapes, (int)ids[k] + 1);
+        lua_rawseti(L, t, k + 1);
+    }
+    lua_pop(L, 1);
+    trim(L, t, n);
+    lua_pushvalue(L, t);
+    return 1;
+}
+
+/* t[k] made a table if it is not one (t absolute): one from the pool, or a new one (which
+ * may run the collector). */
+static void make_table_at(lua_State *L, int t, int k, int which)
+{
+    lua_rawgeti(L, t, k);
+    if (!lua_istable(L, -1)) {
+        int pool = push_pool(L, which), size = (int)lua_rawlen(L, pool);
+        if (size > 0) {
+            lua_rawgeti(L, pool, size);
+            lua_pushnil(L);
+            lua_rawseti(L, pool, size);
+        } else {
+            lua_createtable(L, 0, 8);
+        }
+        lua_rawseti(L, t, k);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* Pushes t[k] when it is a table (1), else nothing (0). */
+static int get_table_at(lua_State *L, int t, int k)
+{
+    lua_rawgeti(L, t, k);
+    if (lua_istable(L, -1))
+        return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* ---- responses: made ready first, filled after -------------------------------------------- */
+
+static const int vec_keys[2] = {LSAT_K_NORMAL, LSAT_K_MTV};
+
+/* Gives the table at r the response metatable (when it has none) and vecs under normal and
+ * mtv (where it has none), so that filling it needs no allocation. May run the collector. */
+static void make_response(lua_State *L, int r)
+{
+    int i;
+    r = lua_absindex(L, r);
+    if (lua_getmetatable(L, r)) {
+        lua_pop(L, 1);
+    } else {
+        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
+        lua_setmetatable(L, r);
+    }
+    for (i = 0; i < 2; i++) {
+        lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
+        lua_rawget(L, r);
+        if (lsat_tovec(L, -1) == NULL) {
+            lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
+            lsat_push_vec(L, 0.0, 0.0);
+            lua_rawset(L, r);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* Writes v into the vec at r[key]; 0 (nothing written) when there is none. */
+static int set_vec_in_place(lua_State *L, int r, int key, sat_vec v)
+{
+    sat_vec *p;
+    lua_pushvalue(L, key);
+    lua_rawget(L, r);
+    p = lsat_tovec(L, -1);
+    lua_pop(L, 1);
+    if (p == NULL)
+        return 0;
+    *p = v;
+    return 1;
+}
+
+/* Fills the response at r (absolute) from res, seen from a (flip: from b), allocating
+ * nothing: 0 when a vec is missing (a finalizer took it), and the caller starts over. */
+static int fill_response(lua_State *L, int r, const sat_result *res, int flip)
+{
+    sat_vec n = res->normal, m = res->mtv;
+    if (flip) {
+        n.x = -n.x + 0.0, n.y = -n.y + 0.0;
+        m.x = -m.x + 0.0, m.y = -m.y + 0.0;
+    }
+    if (!set_vec_in_place(L, r, LSAT_KEY(LSAT_K_NORMAL), n) ||
+        !set_vec_in_place(L, r, LSAT_KEY(LSAT_K_MTV), m))
+        return 0;
+    lsat_set_number(L, r, LSAT_KEY(LSAT_K_OVERLAP), res->overlap);
+    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_AINB), flip ? res->b_in_a : res->a_in_b);
+    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_BINA), flip ? res->a_in_b : res->b_in_a);
+    return 1;
+}
+
+/* ---- membership ----------------------------------------------------------------------------- */
+
+/* hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
+ * byHandle, also byHandle[handle] = shape. The shape goes into the user value (and into
+ * byHandle) before the core holds it, with the core's room reserved first: a memory error
+ * at any step leaves it out of the core, and out of every table but (for the user value's
+ * sake, harmlessly) the user value, whose entry the next shape given that handle replaces. */
+static int h_add(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_checkshape(L, 2);
+    unsigned flags = lua_toboolean(L, 3) ? SAT_HASH_STATIC : 0u;
+    int by = !lua_isnoneornil(L, 4);
+    uint32_t handle;
+    if (by)
+        luaL_checktype(L, 4, LUA_TTABLE);
+    if (sat_hash_find(lh->h, s) != SAT_HASH_NONE) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    lua_settop(L, 4);
+    if (sat_hash_reserve(lh->h, &handle))
+        return nomem(L);
+    push_shapes(L);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, 5, (int)handle + 1);
+    if (by) {
+        lua_pushvalue(L, 2);
+        lua_rawseti(L, 4, (int)handle + 1);
+    }
+    if (sat_hash_insert(lh->h, s, flags, &handle)) /* cannot fail once reserved */
+        return nomem(L);
+    lua_pushinteger(L, (lua_Integer)handle + 1);
+    return 1;
+}
+
+/* hash:remove(shape, out) -> n, or false when it was not in: out[1..n] the ids of the
+ * contacts it was in. */
+static int h_remove(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_checkshape(L, 2);
+    uint32_t handle = sat_hash_find(lh->h, s);
+    const uint32_t *dropped;
+    int n, k;
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    if (handle == SAT_HASH_NONE) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    n = sat_hash_remove(lh->h, handle, &dropped);
+    push_shapes(L);
+    lua_pushnil(L);
+    lua_rawseti(L, 4, (int)handle + 1);
+    for (k = 0; k < n; k++) {
+        lua_pushinteger(L, (lua_Integer)dropped[k] + 1);
+        lua_rawseti(L, 3, k + 1);
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+/* hash:has(shape) -> boolean */
+static int h_has(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_toshape(L, 2);
+    lua_pushboolean(L, s != NULL && sat_hash_find(lh->h, s) != SAT_HASH_NONE);
+    return 1;
+}
+
+/* hash:isStatic(shape) -> boolean (false when not in) */
+static int h_is_static(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_toshape(L, 2);
+    uint32_t handle = s ? sat_hash_find(lh->h, s) : SAT_HASH_NONE;
+    lua_pushboolean(L, handle != SAT_HASH_NONE && sat_hash_is_static(lh->h, handle));
+    return 1;
+}
+
+static int h_count(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    lua_pushinteger(L, (lua_Integer)sat_hash_count(lh->h));
+    return 1;
+}
+
+static int h_cell_size(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    lua_pushnumber(L, sat_hash_cell_size(lh->h));
+    return 1;
+}
+
+/* hash:shapes([t]) -> the shapes in insertion order */
+static int h_shapes(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    int t = out_table(L, 2);
+    const uint32_t *ids;
+    int n = sat_hash_handles(lh->h, &ids);
+    return return_shapes(L, t, ids, n);
+}
+
+static int h_sync(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    if (sat_hash_sync(lh->h))
+        return nomem(L);
+    return 0;
+}
+
+/* ---- queries -------------------------------------------------------------------------------- */
+
+/* hash:queryPoint(x, y [, t]) */
+static int h_query_point(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    double x = lsat_checkfinite(L, 2), y = lsat_checkfinite(L, 3);
+    int t = out_table(L, 4);
+    const uint32_t *ids;
+    int n = sat_hash_query_point(lh->h, x, y, &ids);
+    return return_shapes(L, t, ids, n);
+}
+
+/* hash:queryRect(x, y, w, h [, t]), w and h >= 0 */
+static int h_query_rect(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    double x = lsat_checkfinite(L, 2), y = lsat_checkfinite(L, 3);
+    double w = lsat_checkfinite(L, 4), hh = lsat_checkfinite(L, 5);
+    const uint32_t *ids;
+    int t, n;
+    luaL_argcheck(L, w >= 0.0, 4, "width must be >= 0");
+    luaL_argcheck(L, hh >= 0.0, 5, "height must be >= 0");
+    luaL_argcheck(L, isfinite(x + w) && isfinite(y + hh), 4, "rectangle too large");
+    t = out_table(L, 6);
+    n = sat_hash_query_rect(lh->h, x, y, x + w, y + hh, &ids);
+    return return_shapes(L, t, ids, n);
+}
+
+/* hash:queryShape(shape [, t]) / hash:neighbors(shape [, t]): the shape itself excluded. */
+static int shape_query(lua_State *L, int neighbors)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_checkshape(L, 2);
+    int t = out_table(L, 3);
+    uint32_t self = sat_hash_find(lh->h, s);
+    const uint32_t *ids;
+    int n = neighbors ? sat_hash_neighbors(lh->h, s, self, &ids)
+                      : sat_hash_query_shape(lh->h, s, self, &ids);
+    return return_shapes(L, t, ids, n);
+}
+
+static int h_query_shape(lua_State *L)
+{
+    return shape_query(L, 0);
+}
+
+static int h_neighbors(lua_State *L)
+{
+    return shape_query(L, 1);
+}
+
+/* Fills t[1..n] with the hits {shape, t, x, y, nx, ny}; 0 when t[k] is not a table for
+ * some k (nothing allocated). */
+static int fill_hits(lua_State *L, int t, const sat_hash_hit *hits, int n, sat_vec p1,
+                     sat_vec p2)
+{
+    int k, shapes = push_shapes(L);
+    for (k = 0; k < n; k++) {
+        double u = hits[k].hit.t;
+        int hit;
+        if (!get_table_at(L, t, k + 1)) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        hit = lua_gettop(L);
+        lua_pushvalue(L, LSAT_KEY(LSAT_K_SHAPE));
+        lua_rawgeti(L, shapes, (int)hits[k].handle + 1);
+        lua_rawset(L, hit);
+        lsat_set_number(L, hit, LSAT_KEY(LSAT_K_T), u);
+        lsat_set_number(L, hit, LSAT_KEY(LSAT_K_X), u >= 1.0 ? p2.x : p1.x + (p2.x - p1.x) * u);
+        lsat_set_number(L, hit, LSAT_KEY(LSAT_K_Y), u >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * u);
+        lsat_set_number(L, hit, LSAT_KEY(LSAT_K_NX), hits[k].hit.normal.x);
+        lsat_set_number(L, hit, LSAT_KEY(LSAT_K_NY), hits[k].hit.normal.y);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* hash:querySegment(x1, y1, x2, y2 [, t]) -> { {shape=, t=, x=, y=, nx=, ny=}, ... } */
+static int h_query_segment(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_vec p1, p2;
+    int t, n = 0, k, round;
+    p1.x = lsat_checkfinite(L, 2), p1.y = lsat_checkfinite(L, 3);
+    p2.x = lsat_checkfinite(L, 4), p2.y = lsat_checkfinite(L, 5);
+    luaL_argcheck(L, isfinite(p2.x - p1.x) && isfinite(p2.y - p1.y), 4, "segment too long");
+    t = out_table(L, 6);
+    for (round = 0;; round++) {
+        const sat_hash_hit *hits;
+        if (round == MAX_ROUNDS)
+            return too_many_rounds(L);
+        for (k = 1; k <= n; k++)
+            make_table_at(L, t, k, POOL_HITS);
+        n = sat_hash_query_segment(lh->h, p1, p2, &hits);
+        if (n < 0)
+            return nomem(L);
+        if (fill_hits(L, t, hits, n, p1, p2))
+            break;
+    }
+    trim_into(L, t, n, POOL_HITS, LSAT_KEY(LSAT_K_SHAPE), 0);
+    lua_pushvalue(L, t);
+    return 1;
+}
+
+/* Fills t[1..n] with responses from the shape at 2 to the others of the pairs. */
+static int fill_collisions(lua_State *L, int t, const sat_hash_pair *pairs, int n)
+{
+    int k, shapes = push_shapes(L);
+    for (k = 0; k < n; k++) {
+        int r;
+        if (!get_table_at(L, t, k + 1)) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        r = lua_gettop(L);
+        if (!fill_response(L, r, &pairs[k].result, 0)) {
+            lua_pop(L, 2);
+            return 0;
+        }
+        lsat_set_value(L, r, LSAT_KEY(LSAT_K_A), 2);
+        lua_pushvalue(L, LSAT_KEY(LSAT_K_B));
+        lua_rawgeti(L, shapes, (int)pairs[k].b + 1);
+        lua_rawset(L, r);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* hash:collisions(shape, filter [, t]) -> list of responses (r.a = shape, r.b = other) */
+static int h_collisions(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_checkshape(L, 2);
+    int filter = lua_toboolean(L, 3), t = out_table(L, 4), n = 0, k, round;
+    for (round = 0;; round++) {
+        const sat_hash_pair *pairs;
+        if (round == MAX_ROUNDS)
+            return too_many_rounds(L);
+        for (k = 1; k <= n; k++) {
+            make_table_at(L, t, k, POOL_RESPONSES);
+            lua_rawgeti(L, t, k);
+            make_response(L, -1);
+            lua_pop(L, 1);
+        }
+        n = sat_hash_collisions(lh->h, s, sat_hash_find(lh->h, s), filter, &pairs);
+        if (n < 0)
+            return nomem(L);
+        if (fill_collisions(L, t, pairs, n))
+            break;
+    }
+    trim_into(L, t, n, POOL_RESPONSES, LSAT_KEY(LSAT_K_A), LSAT_KEY(LSAT_K_B));
+    lua_pushvalue(L, t);
+    return 1;
+}
+
+/* ---- the step --------------------------------------------------------------------------------- */
+
+/* hash:step(buf) -> ended, added, updated: what changed in the contacts, as contact ids in
+ * buf: buf[1..ended] the contacts that ended; then `added` triples (id, a, b), the new
+ * contacts in pair order with their shapes' handles (a added first); then `updated` ids,
+ * the contacts re-tested. hash:fill reads a contact's result. */
+static int h_step(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_hash_delta d;
+    int k, o = 0;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (sat_hash_step(lh->h, &d))
+        return nomem(L);
+    for (k = 0; k < d.nended; k++) {
+        lua_pushinteger(L, (lua_Integer)d.ended[k] + 1);
+        lua_rawseti(L, 2, ++o);
+    }
+    for (k = 0; k < d.nadded; k++) {
+        const sat_hash_contact *c = sat_hash_contact_of(lh->h, d.added[k]);
+        lua_pushinteger(L, (lua_Integer)d.added[k] + 1);
+        lua_rawseti(L, 2, ++o);
+        lua_pushinteger(L, (lua_Integer)c->a + 1);
+        lua_rawseti(L, 2, ++o);
+        lua_pushinteger(L, (lua_Integer)c->b + 1);
+        lua_rawseti(L, 2, ++o);
+    }
+    for (k = 0; k < d.nupdated; k++) {
+        lua_pushinteger(L, (lua_Integer)d.updated[k] + 1);
+        lua_rawseti(L, 2, ++o);
+    }
+    lua_pushinteger(L, d.nended);
+    lua_pushinteger(L, d.nadded);
+    lua_pushinteger(L, d.nupdated);
+    return 3;
+}
+
+/* hash:contacts(buf) -> n: every contact of the last step in pair order, as triples (id,
+ * a, b) in buf (a added first); for a world that lost track of a step's delta. */
+static int h_contacts(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    const uint32_t *ids;
+    int n, k, o = 0;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    n = sat_hash_contacts(lh->h, &ids);
+    if (n < 0)
+        return nomem(L);
+    for (k = 0; k < n; k++) {
+        const sat_hash_contact *c = sat_hash_contact_of(lh->h, ids[k]);
+        lua_pushinteger(L, (lua_Integer)ids[k] + 1);
+        lua_rawseti(L, 2, ++o);
+        lua_pushinteger(L, (lua_Integer)c->a + 1);
+        lua_rawseti(L, 2, ++o);
+        lua_pushinteger(L, (lua_Integer)c->b + 1);
+        lua_rawseti(L, 2, ++o);
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+/* hash:fill(response, id, flip) -> response: the result of contact id (from its a to its
+ * b; flip: from b to a) written into the response. */
+static int h_fill(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    lua_Number id = luaL_checknumber(L, 3);
+    int flip = lua_toboolean(L, 4), round;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    for (round = 0;; round++) {
+        const sat_hash_contact *c;
+        if (round == MAX_ROUNDS)
+            return too_many_rounds(L);
+        make_response(L, 2);
+        c = id >= 1 && id <= 4294967295.0 && id == floor(id)
+                ? sat_hash_contact_of(lh->h, (uint32_t)(id - 1))
+                : NULL;
+        luaL_argcheck(L, c != NULL, 3, "no such contact");
+        if (fill_response(L, 2, &c->result, flip))
+            break;
+    }
+    return 1;
+}
+
+/* hash:response(t, overlap, nx, ny, aInB, bInA) -> t made a response (metatable, numbers,
+ * vecs); the caller sets a and b. */
+static int h_response(lua_State *L)
+{
+    sat_result r;
+    int round;
+    check_hash(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    r.overlap = lsat_checkfinite(L, 3);
+    r.normal.x = lsat_checkfinite(L, 4);
+    r.normal.y = lsat_checkfinite(L, 5);
+    r.mtv.x = -r.normal.x * r.overlap + 0.0;
+    r.mtv.y = -r.normal.y * r.overlap + 0.0;
+    r.a_in_b = lua_toboolean(L, 6);
+    r.b_in_a = lua_toboolean(L, 7);
+    lua_settop(L, 2);
+    for (round = 0;; round++) {
+        if (round == MAX_ROUNDS)
+            return too_many_rounds(L);
+        make_response(L, 2);
+        if (fill_response(L, 2, &r, 0))
+            break;
+    }
+    return 1;
+}
+
+/* hash:sweep's buffer: HIT_STRIDE numbers per hit, hit k (from 0) at k * HIT_STRIDE + the
+ * offsets below. lua/sat/world.lua reads it under the same names. Flags are 1 or 0. */
+enum {
+    HIT_OTHER = 1,       /* the handle of the shape met */
+    HIT_T = 2,           /* when, in [0, 1] of the motion */
+    HIT_MX = 3,          /* the move to the first touch */
+    HIT_MY = 4,
+    HIT_NX = 5,          /* the normal, from the moving shape toward the other */
+    HIT_NY = 6,
+    HIT_OVERLAP = 7,
+    HIT_OVERLAPPING = 8, /* 1: it overlapped at the start (t 0, the collide result) */
+    HIT_AINB = 9,
+    HIT_BINA = 10,
+    HIT_STRIDE = 10
+};
+
+static void set_slot(lua_State *L, int buf, int slot, double v)
+{
+    lua_pushnumber(L, v);
+    lua_rawseti(L, buf, slot);
+}
+
+/* hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written
+ * into buf (sorted by t, distance, insertion; category and mask filtered; none static when
+ * the shape is static). */
+static int h_sweep(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    sat_shape *s = lsat_checkshape(L, 2);
+    const sat_hash_sweep_hit *hits;
+    sat_vec v;
+    int n, k;
+    v.x = lsat_checkfinite(L, 3);
+    v.y = lsat_checkfinite(L, 4);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    n = sat_hash_sweep(lh->h, s, sat_hash_find(lh->h, s), v, 1, &hits);
+    if (n < 0)
+        return nomem(L);
+    for (k = 0; k < n; k++) {
+        const sat_sweep_hit *hit = &hits[k].hit;
+        const sat_result *r = &hit->result;
+        int o = k * HIT_STRIDE;
+        set_slot(L, 5, o + HIT_OTHER, (double)hits[k].handle + 1);
+        set_slot(L, 5, o + HIT_T, hit->t);
+        set_slot(L, 5, o + HIT_MX, hit->move.x);
+        set_slot(L, 5, o + HIT_MY, hit->move.y);
+        set_slot(L, 5, o + HIT_NX, r->normal.x);
+        set_slot(L, 5, o + HIT_NY, r->normal.y);
+        set_slot(L, 5, o + HIT_OVERLAP, r->overlap);
+        set_slot(L, 5, o + HIT_OVERLAPPING, hit->overlapping ? 1 : 0);
+        set_slot(L, 5, o + HIT_AINB, r->a_in_b ? 1 : 0);
+        set_slot(L, 5, o + HIT_BINA, r->b_in_a ? 1 : 0);
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+/* hash:cells([level [, t]]) -> flat list cx, cy, count, ... of the cells of the level
+ * (default 0) holding shapes, by row then column. */
+static int h_cells(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    lua_Number level = luaL_optnumber(L, 2, 0);
+    int t = out_table(L, 3), n, k;
+    const sat_hash_cell *cells;
+    luaL_argcheck(L, level == floor(level) && level >= 0, 2, "level must be an integer >= 0");
+    n = sat_hash_cells(lh->h, level > 4096 ? 4096 : (int)level, &cells);
+    if (n < 0)
+        return nomem(L);
+    for (k = 0; k < n; k++) {
+        set_slot(L, t, 3 * k + 1, (double)cells[k].cx);
+        set_slot(L, t, 3 * k + 2, (double)cells[k].cy);
+        set_slot(L, t, 3 * k + 3, (double)cells[k].count);
+    }
+    trim(L, t, 3 * n);
+    lua_pushvalue(L, t);
+    return 1;
+}
+
+/* hash:levels([t]) -> the levels holding shapes, ascending (sat_hash_sync first). */
+static int h_levels(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    int t = out_table(L, 2), n, k;
+    const uint16_t *levels;
+    if (sat_hash_sync(lh->h))
+        return nomem(L);
+    n = sat_hash_levels(lh->h, &levels);
+    for (k = 0; k < n; k++) {
+        lua_pushinteger(L, levels[k]);
+        lua_rawseti(L, t, k + 1);
+    }
+    trim(L, t, n);
+    lua_pushvalue(L, t);
+    return 1;
+}
+
+/* Frees the core's hash; the userdata stays, and every method refuses it from then on. The
+ * shapes it held are still alive here (the collector keeps what a finalized object refers
+ * to until its finalizer has run), so the core can unlink its records from them. */
+static int h_gc(lua_State *L)
+{
+    lhash *lh = (lhash *)luaL_checkudata(L, 1, LSAT_MT_HASH);
+    sat_hash_free(lh->h);
+    lh->h = NULL;
+    return 0;
+}
+
+/* hash:limits() -> the largest coordinate the core takes, and its message for beyond it. */
+static int h_limits(lua_State *L)
+{
+    check_hash(L);
+    lua_pushnumber(L, SAT_MAX_COORD);
+    lua_pushstring(L, sat_status_message(SAT_ERR_RANGE));
+    return 2;
+}
+
+static int h_tostring(lua_State *L)
+{
+    lhash *lh = check_hash(L);
+    char cell[32];
+    lsat_fmt_num(cell, sizeof cell, sat_hash_cell_size(lh->h));
+    lua_pushfstring(L, "hash(%d shapes, cell %s)", sat_hash_count(lh->h), cell);
+    return 1;
+}
+
+/* core.newHash([cellSize]) */
+static int l_new_hash(lua_State *L)
+{
+    double cell = lsat_optfinite(L, 1, SAT_HASH_DEFAULT_CELL);
+    lhash *lh;
+    luaL_argcheck(L, cell > 0.0, 1, "cell size must be > 0");
+    luaL_argcheck(L, cell >= SAT_HASH_MIN_CELL && cell <= SAT_HASH_MAX_CELL, 1,
+                  "cell size must be between 1e-100 and 1e150");
+    lh = (lhash *)sat_newuserdata_uv(L, sizeof *lh);
+    lh->h = NULL;
+    lua_pushvalue(L, lua_upvalueindex(LSAT_UV_HASHMT));
+    lua_setmetatable(L, -2);
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_rawseti(L, -2, POOL_HITS);
+    lua_newtable(L);
+    lua_rawseti(L, -2, POOL_RESPONSES);
+    sat_setuservalue(L, -2);
+    lh->h = sat_hash_new(cell);
+    if (lh->h == NULL)
+        return nomem(L);
+    return 1;
+}
+
+static const luaL_Reg hash_methods[] = {
+    {"add", h_add},
+    {"remove", h_remove},
+    {"has", h_has},
+    {"isStatic", h_is_static},
+    {"count", h_count},
+    {"cellSize", h_cell_size},
+    {"shapes", h_shapes},
+    {"sync", h_sync},
+    {"queryPoint", h_query_point},
+    {"queryRect", h_query_rect},
+    {"querySegment", h_query_segment},
+    {"queryShape", h_query_shape},
+    {"neighbors", h_neighbors},
+    {"collisions", h_collisions},
+    {"step", h_step},
+    {"contacts", h_contacts},
+    {"fill", h_fill},
+    {"response", h_response},
+    {"sweep", h_sweep},
+    {"cells", h_cells},
+    {"levels", h_levels},
+    {"limits", h_limits},
+    {NULL, NULL}};
+
+static const luaL_Reg hash_meta[] = {{"__gc", h_gc}, {"__tostring", h_tostring}, {NULL, NULL}};
+
+static const luaL_Reg module_funcs[] = {{"newHash", l_new_hash}, {NULL, NULL}};
+
+void lsat_open_hash(lua_State *L, int module, int base)
+{
+    int mt = LSAT_SLOT(base, LSAT_UV_HASHMT);
+    lua_newtable(L);
+    lsat_setfuncs(L, lua_gettop(L), base, hash_methods);
+    lua_setfield(L, mt, "__index");
+    lsat_setfuncs(L, mt, base, hash_meta);
+    /* getmetatable(hash) gives this, not the metatable: no script can call __gc by hand */
+    lua_pushliteral(L, "sat.hash");
+    lua_setfield(L, mt, "__metatable");
+    lsat_setfuncs(L, module, base, module_funcs);
+}

@@ -1,0 +1,682 @@
+/*
+ * lsat_shape.c - the shape types: the constructors (circle, point, polygon, box, segment,
+ * capsule), the methods of every kind, Lua fields on shapes, and the lookups that find them.
+ *
+ * A shape is a full userdata holding the sat_shape itself, vertex array included, so it
+ * needs no __gc. It is known by the stamp in its user word (lsat.h), not by its metatable.
+ *
+ * A shape's keys are found by table lookups alone, with no function call (which LuaJIT's
+ * JIT also traces well). Methods and fields never share a name (writing a field named like
+ * a method is an error), so the order they are searched in makes no difference:
+ * - a shape without fields has its kind's metatable, whose __index is the kind's method
+ *   table; the method table's own metatable gives category and mask their defaults;
+ * - the first field written gives the shape its field table (the user value) and a
+ *   metatable of its own: its kind's, copied, with __index the field table, whose metatable
+ *   (LSAT_UV_*FIELDSMT) sends the other keys on to the method table.
+ * category and mask live in the struct, where the broad phase reads them; a write stores the
+ * value in the field table too. So readers of a method table use raw gets, which never see
+ * the defaults.
+ *
+ * Once sat.fast has taken the internals (lsat_ffi.c), every metatable of a shape's own is
+ * also a key of a table only it holds (LSAT_REG_OWNMT), and sat.fast knows a shape by its
+ * metatable: only this file puts metatables there, and no Lua code can give a userdata a
+ * metatable (short of the debug library; the FFI functions check the stamp besides). Like
+ * any Lua table it keeps the size of its peak. Every metatable here is protected
+ * (__metatable, copied into the shapes' own), so that no script reaches the method and field
+ * tables behind them.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lsat.h"
+
+/* Points on the C stack before a polygon's input needs a temporary buffer. */
+#define STACK_POINTS 64
+
+/* Each kind's upvalues (its method table, its metatable, its field tables' metatable) and
+ * its metatable's registry name. */
+static const struct {
+    int methods, mt, fieldsmt;
+    const char *name;
+} kind_uv[SAT_KIND_COUNT] = {
+    [SAT_POLYGON] = {LSAT_UV_POLYMETHODS, LSAT_UV_POLYMT, LSAT_UV_POLYFIELDSMT, LSAT_MT_POLYGON},
+    [SAT_CIRCLE] = {LSAT_UV_CIRCMETHODS, LSAT_UV_CIRCMT, LSAT_UV_CIRCFIELDSMT, LSAT_MT_CIRCLE},
+    [SAT_SEGMENT] = {LSAT_UV_SEGMETHODS, LSAT_UV_SEGMT, LSAT_UV_SEGFIELDSMT, LSAT_MT_SEGMENT},
+    [SAT_CAPSULE] = {LSAT_UV_CAPMETHODS, LSAT_UV_CAPMT, LSAT_UV_CAPFIELDSMT, LSAT_MT_CAPSULE},
+};
+
+/* The shape at arg when it is of kind `kind` or `other` (pass the same twice for one). */
+static sat_shape *check_kind(lua_State *L, int arg, sat_kind kind, sat_kind other)
+{
+    sat_shape *s = lsat_toshape(L, arg);
+    if (s == NULL || (s->kind != kind && s->kind != other)) {
+        const char *name = lsat_kind_name(kind);
+        if (other != kind)
+            name = lua_pushfstring(L, "%s or %s", name, lsat_kind_name(other));
+        lsat_type_error(L, arg, name);
+    }
+    return s;
+}
+
+/* The shape userdata on top of the stack was just built: give it its identity, metatable
+ * and (on 5.1) the "no fields" environment. */
+static void finish_shape(lua_State *L, sat_shape *s)
+{
+    lsat_state *st = (lsat_state *)lua_touserdata(L, lua_upvalueindex(LSAT_UV_STATE));
+    s->id = ++st->next_id;
+    s->user = lsat_stamp(s);
+    lua_pushvalue(L, lua_upvalueindex(kind_uv[s->kind].mt));
+    lua_setmetatable(L, -2);
+#if LUA_VERSION_NUM == 501
+    lua_pushvalue(L, lua_upvalueindex(LSAT_UV_NOFIELDS));
+    sat_setuservalue(L, -2);
+#endif
+}
+
+/* Pops the table on top of the stack and makes it the field table of the shape s at idx,
+ * giving the shape its own metatable that reads it. */
+static void attach_fields(lua_State *L, int idx, const sat_shape *s)
+{
+    int kind_mt = lua_upvalueindex(kind_uv[s->kind].mt);
+    int fields;
+    idx = lua_absindex(L, idx);
+    fields = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(kind_uv[s->kind].fieldsmt));
+    lua_setmetatable(L, fields);
+    lua_createtable(L, 0, 4);
+    lsat_copy_entries(L, kind_mt, -1);
+    lua_pushliteral(L, "__index");
+    lua_pushvalue(L, fields);
+    lua_rawset(L, -3);
+    lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_OWNMT);
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, -2);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+    lua_setmetatable(L, idx);
+    sat_setuservalue(L, idx);
+}
+
+/* Pushes the shape's field table, or nothing and returns 0 when it has none yet. */
+static int push_fields(lua_State *L, int idx)
+{
+    sat_getuservalue(L, idx);
+    if (lua_istable(L, -1) && !lua_rawequal(L, -1, lua_upvalueindex(LSAT_UV_NOFIELDS)))
+        return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+static int l_circle(lua_State *L)
+{
+    double x = lsat_checkcoord(L, 1), y = lsat_checkcoord(L, 2), r = lsat_checkfinite(L, 3);
+    sat_shape *s;
+    if (r < 0.0)
+        return luaL_argerror(L, 3, "radius must be >= 0");
+    lsat_checkcoord(L, 3);
+    s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
+    lsat_checkstatus(L, sat_circle_init(s, x, y, r), 3);
+    finish_shape(L, s);
+    return 1;
+}
+
+static int l_point(lua_State *L)
+{
+    double x = lsat_checkcoord(L, 1), y = lsat_checkcoord(L, 2);
+    sat_shape *s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
+    lsat_checkstatus(L, sat_circle_init(s, x, y, 0.0), 1);
+    finish_shape(L, s);
+    return 1;
+}
+
+/* segment(x1, y1, x2, y2) and capsule(x1, y1, x2, y2, r): the endpoints' checks, then the
+ * radius's (capsule), then the core's refusal (equal endpoints, a segment too short) as an
+ * error on argument 3, the second point. */
+static int push_segment(lua_State *L, sat_kind kind)
+{
+    double x1 = lsat_checkcoord(L, 1), y1 = lsat_checkcoord(L, 2);
+    double x2 = lsat_checkcoord(L, 3), y2 = lsat_checkcoord(L, 4), r = 0.0;
+    sat_shape *s;
+    sat_status st;
+    if (kind == SAT_CAPSULE) {
+        r = lsat_checkfinite(L, 5);
+        if (r < 0.0)
+            return luaL_argerror(L, 5, sat_status_message(SAT_ERR_NEGATIVE_RADIUS));
+        lsat_checkcoord(L, 5);
+    }
+    s = (sat_shape *)sat_newuserdata_uv(L, sat_segment_bytes());
+    st = kind == SAT_CAPSULE ? sat_capsule_init(s, x1, y1, x2, y2, r)
+                             : sat_segment_init(s, x1, y1, x2, y2);
+    lsat_checkstatus(L, st, 3);
+    finish_shape(L, s);
+    return 1;
+}
+
+static int l_segment(lua_State *L)
+{
+    return push_segment(L, SAT_SEGMENT);
+}
+
+static int l_capsule(lua_State *L)
+{
+    return push_segment(L, SAT_CAPSULE);
+}
+
+/* Builds the polygon from n points and pushes it; a refusal is an error on argument 1. The
+ * points are reduced in place (they are the binding's own copy), and the shape is then sized
+ * for the vertices it keeps, not for its input. Nothing is pushed that outlives an error but
+ * garbage. */
+static int push_polygon(lua_State *L, sat_vec *pts, int n)
+{
+    sat_outline o;
+    sat_shape *s;
+    if (n < 3)
+        return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_FEW_POINTS));
+    lsat_checkstatus(L, sat_polygon_validate(pts, n, pts, &o), 1);
+    s = (sat_shape *)sat_newuserdata_uv(L, sat_polygon_bytes(o.count));
+    sat_polygon_build(s, &o);
+    finish_shape(L, s);
+    return 1;
+}
+
+/* Room for n points: the C stack when small, else a temporary userdata (garbage later, also
+ * after an error: nothing to free). */
+static sat_vec *point_buffer(lua_State *L, sat_vec *stackbuf, size_t n)
+{
+    if (n > (size_t)SAT_MAX_POINTS)
+        luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_MANY_POINTS));
+    return n <= STACK_POINTS ? stackbuf : (sat_vec *)sat_newuserdata(L, n * sizeof(sat_vec));
+}
+
+static double table_number(lua_State *L, int i)
+{
+    double v;
+    lua_rawgeti(L, 1, i);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        luaL_argerror(L, 1, lua_pushfstring(L, "number expected at index %d, got %s", i,
+                                            lsat_type_name(L, -1)));
+    v = (double)lua_tonumber(L, -1);
+    if (!isfinite(v))
+        luaL_argerror(L, 1, lua_pushfstring(L, "finite number expected at index %d, got %s",
+                                            i, lsat_nonfinite_name(v)));
+    if (fabs(v) > SAT_MAX_COORD)
+        luaL_argerror(L, 1, lua_pushfstring(L, "%s at index %d",
+                                            sat_status_message(SAT_ERR_RANGE), i));
+    lua_pop(L, 1);
+    return v;
+}
+
+static int polygon_from_table(lua_State *L)
+{
+    sat_vec stackbuf[STACK_POINTS], *pts;
+    size_t len = lua_rawlen(L, 1), i, n;
+    int vecs;
+    lua_rawgeti(L, 1, 1);
+    vecs = lsat_tovec(L, -1) != NULL;
+    if (!vecs && lua_type(L, -1) != LUA_TNUMBER)
+        return luaL_argerror(L, 1, lua_pushfstring(L, "table of numbers or vecs expected, "
+                                                      "got %s at index 1", lsat_type_name(L, -1)));
+    lua_pop(L, 1);
+    if (!vecs && len % 2 != 0)
+        return luaL_argerror(L, 1, lua_pushfstring(L, "odd number of coordinates (%d)",
+                                                   (int)len));
+    n = vecs ? len : len / 2;
+    pts = point_buffer(L, stackbuf, n);
+    for (i = 0; i < n; i++) {
+        if (vecs) {
+            sat_vec *v;
+            lua_rawgeti(L, 1, (int)i + 1);
+            v = lsat_tovec(L, -1);
+            if (v == NULL)
+                return luaL_argerror(L, 1, lua_pushfstring(L, "vec expected at index %d, "
+                                                              "got %s", (int)i + 1,
+                                                           lsat_type_name(L, -1)));
+            pts[i] = *v;
+            lua_pop(L, 1);
+        } else {
+            pts[i].x = table_number(L, 2 * (int)i + 1);
+            pts[i].y = table_number(L, 2 * (int)i + 2);
+        }
+    }
+    return push_polygon(L, pts, (int)n);
+}
+
+static int l_polygon(lua_State *L)
+{
+    sat_vec stackbuf[STACK_POINTS], *pts;
+    int top = lua_gettop(L), i, n;
+    if (lua_istable(L, 1)) {
+        /* trailing nils are no arguments (a wrapper passing its optional ones on) */
+        for (i = 2; i <= top; i++)
+            if (!lua_isnil(L, i))
+                return luaL_argerror(L, i, lua_pushfstring(L, "nothing expected after the "
+                                                              "table of points, got %s",
+                                                           lsat_type_name(L, i)));
+        lua_settop(L, 1);
+        return polygon_from_table(L);
+    }
+    if (top == 0 || !lua_isnumber(L, 1))
+        return lsat_type_error(L, 1, "number or table");
+    for (i = 1; i <= top; i++)
+        lsat_checkcoord(L, i);
+    if (top % 2 != 0)
+        lsat_checkfinite(L, top + 1); /* "number expected, got no value" */
+    n = top / 2;
+    pts = point_buffer(L, stackbuf, (size_t)n);
+    for (i = 0; i < n; i++) {
+        pts[i].x = (double)lua_tonumber(L, 2 * i + 1);
+        pts[i].y = (double)lua_tonumber(L, 2 * i + 2);
+    }
+    return push_polygon(L, pts, n);
+}
+
+static int l_box(lua_State *L)
+{
+    double x = lsat_checkcoord(L, 1), y = lsat_checkcoord(L, 2);
+    double w = lsat_checkfinite(L, 3), h = lsat_checkfinite(L, 4);
+    sat_vec pts[4];
+    if (!(w > 0.0))
+        return luaL_argerror(L, 3, "width must be > 0");
+    if (!(h > 0.0))
+        return luaL_argerror(L, 4, "height must be > 0");
+    lsat_checkcoord(L, 3);
+    lsat_checkcoord(L, 4);
+    pts[0].x = x;
+    pts[0].y = y;
+    pts[1].x = x + w;
+    pts[1].y = y;
+    pts[2].x = x + w;
+    pts[2].y = y + h;
+    pts[3].x = x;
+    pts[3].y = y + h;
+    return push_polygon(L, pts, 4);
+}
+
+/* ---- shape fields and metamethods -------------------------------------------------------- */
+
+/* Keeps the low 32 bits of an integer-valued number: LuaJIT's bit.bnot(1) (-2) works. */
+static int to_bits(lua_State *L, int idx, uint32_t *out)
+{
+    double d, m;
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return 0;
+#if LUA_VERSION_NUM >= 503
+    if (lua_isinteger(L, idx)) {
+        *out = (uint32_t)((lua_Unsigned)lua_tointeger(L, idx) & 0xFFFFFFFFu);
+        return 1;
+    }
+#endif
+    d = (double)lua_tonumber(L, idx);
+    if (!isfinite(d) || floor(d) != d)
+        return 0;
+    m = fmod(d, 4294967296.0);
+    if (m < 0.0)
+        m += 4294967296.0;
+    *out = (uint32_t)m;
+    return 1;
+}
+
+static int is_method(lua_State *L, const sat_shape *s, int key)
+{
+    int found;
+    lua_pushvalue(L, key);
+    lua_rawget(L, lua_upvalueindex(kind_uv[s->kind].methods));
+    found = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    return found;
+}
+
+static int shape_newindex(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    int filter = 0; /* 1: category, 2: mask */
+    uint32_t bits = 0;
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        const char *k = lua_tostring(L, 2);
+        filter = strcmp(k, "category") == 0 ? 1 : strcmp(k, "mask") == 0 ? 2 : 0;
+        if (filter != 0) {
+            if (!to_bits(L, 3, &bits))
+                return luaL_error(L, "bad value for field '%s' (integer expected, got %s)", k,
+                                  lua_type(L, 3) == LUA_TNUMBER ? "non-integer number"
+                                                                : lsat_type_name(L, 3));
+            /* stored in the field table too, where a table lookup finds it */
+            sat_pushuint32(L, bits);
+            lua_replace(L, 3);
+        } else if (is_method(L, s, 2)) {
+            return luaL_error(L, "cannot set field '%s' of a %s: '%s' is a method", k,
+                              lsat_kind_name(s->kind), k);
+        }
+    }
+    if (!push_fields(L, 1)) {
+        if (lua_isnil(L, 3))
+            return 0; /* removing from no fields */
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        attach_fields(L, 1, s);
+    }
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, -3);
+    if (filter == 1)
+        sat_shape_set_filter(s, bits, s->mask); /* (the hashes holding it are told) */
+    else if (filter == 2)
+        sat_shape_set_filter(s, s->category, bits);
+    return 0;
+}
+
+static int shape_tostring(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    sat_vec p = sat_shape_position(s);
+    char x[32], y[32], r[32], e[4][32];
+    lsat_fmt_num(x, sizeof x, p.x);
+    lsat_fmt_num(y, sizeof y, p.y);
+    if (s->kind == SAT_POLYGON) {
+        lua_pushfstring(L, "polygon(%d vertices at %s, %s)", s->count, x, y);
+    } else if (s->kind != SAT_CIRCLE) {
+        /* segment(1, 2 -> 3, 4), capsule(r 5, 1, 2 -> 3, 4): its endpoints */
+        sat_vec p1, p2;
+        sat_segment_endpoints(s, &p1, &p2);
+        lsat_fmt_num(e[0], sizeof e[0], p1.x);
+        lsat_fmt_num(e[1], sizeof e[1], p1.y);
+        lsat_fmt_num(e[2], sizeof e[2], p2.x);
+        lsat_fmt_num(e[3], sizeof e[3], p2.y);
+        lsat_fmt_num(r, sizeof r, s->radius);
+        if (s->kind == SAT_SEGMENT)
+            lua_pushfstring(L, "segment(%s, %s -> %s, %s)", e[0], e[1], e[2], e[3]);
+        else
+            lua_pushfstring(L, "capsule(r %s, %s, %s -> %s, %s)", r, e[0], e[1], e[2], e[3]);
+    } else {
+        lsat_fmt_num(r, sizeof r, sat_circle_radius(s));
+        lua_pushfstring(L, "circle(r %s at %s, %s)", r, x, y);
+    }
+    return 1;
+}
+
+/* ---- shape methods ----------------------------------------------------------------------- */
+
+/* The end of a method that changes the shape: the core's refusal as an error on argument 2,
+ * else the shape itself (so that calls chain). */
+static int transformed(lua_State *L, sat_status st)
+{
+    lsat_checkstatus(L, st, 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int shape_move_to(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    double x = lsat_checkcoord(L, 2), y = lsat_checkcoord(L, 3);
+    return transformed(L, sat_shape_move_to(s, x, y));
+}
+
+static int shape_move(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    double dx = lsat_checkfinite(L, 2), dy = lsat_checkfinite(L, 3);
+    sat_status st = sat_shape_move(s, dx, dy);
+    /* out of range: name the coordinate that leaves it */
+    if (st == SAT_ERR_RANGE && fabs(s->pos.x + dx) <= SAT_MAX_COORD)
+        lsat_checkstatus(L, st, 3);
+    return transformed(L, st);
+}
+
+static int shape_position(lua_State *L)
+{
+    sat_vec p = sat_shape_position(lsat_checkshape(L, 1));
+    lua_pushnumber(L, p.x);
+    lua_pushnumber(L, p.y);
+    return 2;
+}
+
+/* rotate(da [, cx, cy]) and setRotation(a [, cx, cy]): with a pivot (as HC's), the shape
+ * turns about it; without, about its own position. The pivot is both numbers or neither. */
+static int rotation_change(lua_State *L, int absolute)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    double a = lsat_checkfinite(L, 2), cx, cy;
+    sat_status st;
+    if (lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4))
+        return transformed(L, absolute ? sat_shape_set_rotation(s, a) : sat_shape_rotate(s, a));
+    cx = lsat_checkcoord(L, 3);
+    cy = lsat_checkcoord(L, 4);
+    st = absolute ? sat_shape_set_rotation_about(s, a, cx, cy)
+                  : sat_shape_rotate_about(s, a, cx, cy);
+    if (st == SAT_ERR_RANGE) /* the pivot is in range: the turn takes the shape out */
+        return luaL_argerror(L, 3, "the turn about this pivot takes the shape out of range "
+                                   "(coordinates up to 1e150)");
+    return transformed(L, st);
+}
+
+static int shape_set_rotation(lua_State *L)
+{
+    return rotation_change(L, 1);
+}
+
+static int shape_rotate(lua_State *L)
+{
+    return rotation_change(L, 0);
+}
+
+static int shape_rotation(lua_State *L)
+{
+    lua_pushnumber(L, sat_shape_rotation(lsat_checkshape(L, 1)));
+    return 1;
+}
+
+/* scale(s) or, as LÖVE writes it, scale(sx, sy) with sy == sx: a shape's scale is uniform. */
+static int shape_scale(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    double f = lsat_checkfinite(L, 2);
+    if (!(f > 0.0))
+        return luaL_argerror(L, 2, sat_status_message(SAT_ERR_BAD_SCALE));
+    if (!lua_isnoneornil(L, 3) && lsat_checkfinite(L, 3) != f)
+        return luaL_argerror(L, 3, "non-uniform scale is not supported (sy must equal sx)");
+    return transformed(L, sat_shape_scale(s, f));
+}
+
+static int shape_bbox(lua_State *L)
+{
+    sat_aabb b = sat_shape_bbox(lsat_checkshape(L, 1));
+    lua_pushnumber(L, b.x1);
+    lua_pushnumber(L, b.y1);
+    lua_pushnumber(L, b.x2);
+    lua_pushnumber(L, b.y2);
+    return 4;
+}
+
+static int shape_contains(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    double x = lsat_checkfinite(L, 2), y = lsat_checkfinite(L, 3);
+    lua_pushboolean(L, sat_shape_contains(s, x, y));
+    return 1;
+}
+
+static int shape_area(lua_State *L)
+{
+    lua_pushnumber(L, sat_shape_area(lsat_checkshape(L, 1)));
+    return 1;
+}
+
+static int shape_kind(lua_State *L)
+{
+    lua_pushstring(L, lsat_kind_name(lsat_checkshape(L, 1)->kind));
+    return 1;
+}
+
+/* A copy with a new id; the Lua fields are copied too (a shallow copy of the table). */
+static int shape_clone(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *c = (sat_shape *)sat_newuserdata_uv(L, sat_shape_bytes(s));
+    sat_shape_copy(c, s);
+    finish_shape(L, c);
+    if (push_fields(L, 1)) {
+        lua_newtable(L);
+        lsat_copy_entries(L, -2, -1);
+        attach_fields(L, -3, c);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static int shape_raycast(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    sat_vec p1, p2;
+    sat_hit hit;
+    p1.x = lsat_checkfinite(L, 2);
+    p1.y = lsat_checkfinite(L, 3);
+    p2.x = lsat_checkfinite(L, 4);
+    p2.y = lsat_checkfinite(L, 5);
+    if (!sat_shape_raycast(s, p1, p2, &hit)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushnumber(L, hit.t);
+    lua_pushnumber(L, hit.normal.x);
+    lua_pushnumber(L, hit.normal.y);
+    return 3;
+}
+
+/* vertices([t]) -> t: world coordinates x1, y1, x2, y2, ...; fills and trims t when given
+ * (no allocation in a draw loop once t is big enough). */
+static int shape_vertices(lua_State *L)
+{
+    sat_shape *s = check_kind(L, 1, SAT_POLYGON, SAT_POLYGON);
+    int i;
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_createtable(L, 2 * s->count, 0);
+    } else {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        lua_settop(L, 2);
+    }
+    for (i = 0; i < s->count; i++) {
+        sat_vec v = sat_polygon_vertex(s, i);
+        lua_pushnumber(L, v.x);
+        lua_rawseti(L, 2, 2 * i + 1);
+        lua_pushnumber(L, v.y);
+        lua_rawseti(L, 2, 2 * i + 2);
+    }
+    for (i = 2 * s->count + 1;; i++) {
+        lua_rawgeti(L, 2, i);
+        if (lua_isnil(L, -1))
+            break;
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, 2, i);
+    }
+    lua_settop(L, 2);
+    return 1;
+}
+
+static int shape_radius(lua_State *L)
+{
+    lua_pushnumber(L, sat_circle_radius(check_kind(L, 1, SAT_CIRCLE, SAT_CAPSULE)));
+    return 1;
+}
+
+static int shape_set_radius(lua_State *L)
+{
+    sat_shape *s = check_kind(L, 1, SAT_CIRCLE, SAT_CAPSULE);
+    double r = lsat_checkfinite(L, 2);
+    if (r < 0.0)
+        return luaL_argerror(L, 2, sat_status_message(SAT_ERR_NEGATIVE_RADIUS));
+    lsat_checkcoord(L, 2);
+    return transformed(L, sat_circle_set_radius(s, r));
+}
+
+/* endpoints() -> x1, y1, x2, y2: a segment's or a capsule's, in world coordinates. */
+static int shape_endpoints(lua_State *L)
+{
+    sat_vec p1, p2;
+    sat_segment_endpoints(check_kind(L, 1, SAT_SEGMENT, SAT_CAPSULE), &p1, &p2);
+    lua_pushnumber(L, p1.x);
+    lua_pushnumber(L, p1.y);
+    lua_pushnumber(L, p2.x);
+    lua_pushnumber(L, p2.y);
+    return 4;
+}
+
+static int l_is_shape(lua_State *L)
+{
+    lua_pushboolean(L, lsat_toshape(L, 1) != NULL);
+    return 1;
+}
+
+static const luaL_Reg shape_meta[] = {
+    {"__newindex", shape_newindex}, {"__tostring", shape_tostring}, {NULL, NULL}};
+
+static const luaL_Reg shape_methods[] = {
+    {"moveTo", shape_move_to},   {"move", shape_move},           {"position", shape_position},
+    {"setRotation", shape_set_rotation}, {"rotate", shape_rotate}, {"rotation", shape_rotation},
+    {"scale", shape_scale},      {"bbox", shape_bbox},           {"contains", shape_contains},
+    {"area", shape_area},        {"kind", shape_kind},           {"clone", shape_clone},
+    {"raycast", shape_raycast},  {NULL, NULL}};
+
+static const luaL_Reg polygon_methods[] = {{"vertices", shape_vertices}, {NULL, NULL}};
+
+static const luaL_Reg circle_methods[] = {
+    {"radius", shape_radius}, {"setRadius", shape_set_radius}, {NULL, NULL}};
+
+static const luaL_Reg segment_methods[] = {{"endpoints", shape_endpoints}, {NULL, NULL}};
+
+static const luaL_Reg capsule_methods[] = {{"endpoints", shape_endpoints},
+                                           {"radius", shape_radius},
+                                           {"setRadius", shape_set_radius},
+                                           {NULL, NULL}};
+
+/* The tables a shape's keys are looked up in (see the top): each kind's metatable and field
+ * tables' metatable send keys to its method table, and the method tables' shared metatable
+ * gives category and mask their defaults. */
+static void link_lookups(lua_State *L, int base)
+{
+    size_t k;
+    lua_createtable(L, 0, 1); /* the method tables' metatable */
+    lua_createtable(L, 0, 2); /* the defaults */
+    sat_pushuint32(L, 1u);
+    lua_setfield(L, -2, "category");
+    sat_pushuint32(L, 0xFFFFFFFFu);
+    lua_setfield(L, -2, "mask");
+    lua_setfield(L, -2, "__index");
+    for (k = 0; k < SAT_KIND_COUNT; k++) {
+        int methods = LSAT_SLOT(base, kind_uv[k].methods);
+        lua_pushvalue(L, -1);
+        lua_setmetatable(L, methods);
+        lua_pushvalue(L, methods);
+        lua_setfield(L, LSAT_SLOT(base, kind_uv[k].mt), "__index");
+        lua_pushvalue(L, methods);
+        lua_setfield(L, LSAT_SLOT(base, kind_uv[k].fieldsmt), "__index");
+    }
+    lua_pop(L, 1);
+}
+
+static const luaL_Reg module_funcs[] = {
+    {"circle", l_circle},   {"point", l_point},     {"polygon", l_polygon},
+    {"box", l_box},         {"segment", l_segment}, {"capsule", l_capsule},
+    {"isShape", l_is_shape}, {NULL, NULL}};
+
+void lsat_open_shape(lua_State *L, int module, int base)
+{
+    static const luaL_Reg *const own[SAT_KIND_COUNT] = {
+        [SAT_POLYGON] = polygon_methods, [SAT_CIRCLE] = circle_methods,
+        [SAT_SEGMENT] = segment_methods, [SAT_CAPSULE] = capsule_methods};
+    size_t k;
+    for (k = 0; k < SAT_KIND_COUNT; k++) {
+        int methods = LSAT_SLOT(base, kind_uv[k].methods);
+        lsat_setfuncs(L, methods, base, shape_methods);
+        lsat_setfuncs(L, methods, base, own[k]);
+        lsat_setfuncs(L, LSAT_SLOT(base, kind_uv[k].mt), base, shape_meta);
+    }
+    lsat_setfuncs(L, module, base, module_funcs);
+    link_lookups(L, base);
+    /* copied into a shape's own metatable with the rest */
+    for (k = 0; k < SAT_KIND_COUNT; k++)
+        lsat_protect_metatable(L, LSAT_SLOT(base, kind_uv[k].mt), kind_uv[k].name);
+}
