@@ -1,15 +1,18 @@
---- sat.debug: draws shapes, bounding boxes, spatial-hash cells and collision responses
--- through love.graphics. Loaded on first access of `sat.debug`; requiring it does not need
--- LÖVE, only calling the drawing functions does.
+--- sat.debug: draws shapes (capsules as pills, segments as lines), bounding boxes,
+-- spatial-hash cells and collision responses through love.graphics, and how a pair test
+-- went (explain: every axis with both projections on it). Loaded on first access of
+-- `sat.debug`; requiring it does not need LÖVE, only calling the drawing functions does.
 --
 --   local debug = require("sat").debug
 --   function love.draw()
 --     debug.drawWorld(world, { bboxes = true, cells = true, contacts = true })
+--     debug.explain(player, wall)
 --   end
 
 local M = {}
 
 local sqrt, max, min = math.sqrt, math.max, math.min
+local cos, sin, atan2, pi = math.cos, math.sin, math.atan2 or math.atan, math.pi
 local sort = table.sort
 
 local NEEDS_LOVE = "sat.debug needs LÖVE (love.graphics)"
@@ -24,6 +27,13 @@ M.colors = {
   cellFill = { 0.50, 0.50, 0.60, 0.08 }, -- per shape touching the cell, alpha adds up
   normal  = { 1.00, 0.35, 0.35, 1.00 },
   mtv     = { 0.35, 1.00, 0.45, 1.00 },
+  -- explain: the two shapes and their projections, the axes, a gap that separates, the
+  -- contact points
+  a       = { 1.00, 0.62, 0.25, 1.00 },
+  b       = { 0.40, 0.75, 1.00, 1.00 },
+  axis    = { 0.70, 0.72, 0.80, 0.45 },
+  gap     = { 1.00, 0.25, 0.35, 1.00 },
+  contact = { 1.00, 0.95, 0.30, 1.00 },
 }
 
 -- Sizes, in world units (pixels when the camera is identity).
@@ -31,6 +41,16 @@ M.normalLength = 28 -- a normal is a unit vector: drawn this long
 M.arrowHead = 7     -- length of each stroke of an arrow head
 M.arrowWidth = 2    -- line width of arrows
 M.mtvMin = 0        -- an MTV shorter than this is not drawn
+-- explain: the first axis this far beyond the shapes, the next ones (within axisSpread
+-- radians of one before) this much farther; each projection this far off its axis (a's inside, b's outside), this
+-- wide; contact points this big
+M.axisGap = 28
+M.axisStep = 16
+M.axisSpread = 0.3
+M.barOffset = 3
+M.barWidth = 4
+M.contactRadius = 3
+M.explainFill = 0.15 -- the shapes' fill: their colour at this alpha
 
 local function graphics()
   local love = rawget(_G, "love")
@@ -44,7 +64,8 @@ local function badArg(fname, n, msg, level)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), level or 4)
 end
 
-local isShape = require("sat.core").isShape
+local core = require("sat.core")
+local isShape = core.isShape
 
 local function checkShape(fname, n, s)
   if not isShape(s) then badArg(fname, n, "shape expected, got " .. type(s)) end
@@ -76,10 +97,45 @@ end
 
 -- ---- drawing primitives ---------------------------------------------------------------
 
+-- Points along each half circle of a capsule's outline.
+M.capSteps = 12
+
+-- A capsule as a pill: one convex polygon, its two ends' half circles joined by the sides
+-- (a line when the radius is 0, a circle when the ends are one point).
+local function pill(g, s, mode)
+  local x1, y1, x2, y2 = s:endpoints()
+  local r = s:radius()
+  if r == 0 then
+    g.line(x1, y1, x2, y2)
+    return
+  end
+  if x1 == x2 and y1 == y2 then
+    g.circle(mode, x1, y1, r)
+    return
+  end
+  local a, n, pts = atan2(y2 - y1, x2 - x1), M.capSteps, {}
+  for i = 0, n do -- around (x2, y2) from its right side to its left, then back around (x1, y1)
+    local t = a - pi / 2 + pi * i / n
+    pts[#pts + 1] = x2 + r * cos(t)
+    pts[#pts + 1] = y2 + r * sin(t)
+  end
+  for i = 0, n do
+    local t = a + pi / 2 + pi * i / n
+    pts[#pts + 1] = x1 + r * cos(t)
+    pts[#pts + 1] = y1 + r * sin(t)
+  end
+  g.polygon(mode, pts)
+end
+
 local function shape(g, s, mode, color, alpha)
   setColor(g, color, alpha)
-  if s:kind() == "polygon" then
+  local kind = s:kind()
+  if kind == "polygon" then
     g.polygon(mode, s:vertices())
+  elseif kind == "segment" then
+    g.line(s:endpoints()) -- a segment has no inside: filled or not, a line
+  elseif kind == "capsule" then
+    pill(g, s, mode)
   else
     local x, y = s:position()
     local r = s:radius()
@@ -149,18 +205,23 @@ local function checkCells(world)
   end
 end
 
---- The spatial-hash cells in use: a list of {x, y, size, count, cx, cy}: the cell's
--- top-left corner in world units, its size, how many shapes are filed in it, and its cell
--- coordinates; by row then column (as world:cells() gives them).
+--- The spatial-hash cells in use: a list of {x, y, size, count, cx, cy, level}: the cell's
+-- top-left corner in world units, its size, how many shapes are filed in it, its cell
+-- coordinates and its level; level by level, each by row then column (as world:cells(level)
+-- gives them).
 function M.cells(world)
   checkWorld("cells", 1, world)
   checkCells(world)
-  local cs = world:cellSize()
-  local flat = world:cells()
+  local levels = type(world.levels) == "function" and world:levels() or { 0 }
   local list = {}
-  for i = 1, #flat, 3 do
-    local cx, cy = flat[i], flat[i + 1]
-    list[#list + 1] = { x = cx * cs, y = cy * cs, size = cs, count = flat[i + 2], cx = cx, cy = cy }
+  for _, level in ipairs(levels) do
+    local cs = world:cellSize() * 2 ^ level
+    local flat = world:cells(level)
+    for i = 1, #flat, 3 do
+      local cx, cy = flat[i], flat[i + 1]
+      list[#list + 1] = { x = cx * cs, y = cy * cs, size = cs, count = flat[i + 2], cx = cx,
+        cy = cy, level = level }
+    end
   end
   return list
 end
@@ -261,6 +322,126 @@ function M.drawCells(world, color, fillColor)
   local r0, g0, b0, a0 = g.getColor()
   cells(g, world, color or M.colors.cell, fillColor or M.colors.cellFill)
   g.setColor(r0, g0, b0, a0)
+end
+
+-- ---- explain ---------------------------------------------------------------------------
+
+-- Where the rulers go: about (cx, cy), outside the disk of radius `reach` that holds both
+-- shapes.
+local function figure(a, b, x, y)
+  local x1, y1, x2, y2 = a:bbox()
+  local u1, v1, u2, v2 = b:bbox()
+  x1, y1, x2, y2 = min(x1, u1), min(y1, v1), max(x2, u2), max(y2, v2)
+  local cx, cy = x or (x1 + x2) / 2, y or (y1 + y2) / 2
+  local dx, dy = max(cx - x1, x2 - cx), max(cy - y1, y2 - cy)
+  return cx, cy, sqrt(dx * dx + dy * dy)
+end
+
+-- The point of the ruler through (ox, oy) along (nx, ny) at projection v (world units along
+-- n), moved off it by `off` along the ruler's outward side (mx, my).
+local function onRuler(ox, oy, nx, ny, mx, my, v, off)
+  local along = v - (ox * nx + oy * ny)
+  return ox + nx * along + mx * off, oy + ny * along + my * off
+end
+
+-- A projection [lo, hi] as a bar beside the ruler.
+local function bar(g, r, lo, hi, off, color)
+  setColor(g, color)
+  local x1, y1 = onRuler(r.ox, r.oy, r.nx, r.ny, r.mx, r.my, lo, off)
+  local x2, y2 = onRuler(r.ox, r.oy, r.nx, r.ny, r.mx, r.my, hi, off)
+  g.line(x1, y1, x2, y2)
+end
+
+-- One axis: its ruler (outside the shapes, at distance dist from the figure's centre), the
+-- two projections as bars along it, and for the deciding axis the gap (apart) or the
+-- overlap that gave the MTV between them and guides across the figure from the ends of both
+-- projections; its number at the ruler's end.
+local function axisFigure(g, ax, k, cx, cy, dist, reach, deciding, hit, colors)
+  local nx, ny = ax.nx, ax.ny
+  local mx, my = -ny, nx -- the ruler's side, away from the shapes
+  local r = { nx = nx, ny = ny, mx = mx, my = my, ox = cx + mx * dist, oy = cy + my * dist }
+  local lo = min(ax.aMin, ax.bMin) - M.axisStep
+  local hi = max(ax.aMax, ax.bMax) + M.axisStep
+  local width = g.getLineWidth()
+  g.setLineWidth(deciding and 2 or 1)
+  bar(g, r, lo, hi, 0, deciding and (hit and colors.mtv or colors.gap) or colors.axis)
+  g.setLineWidth(M.barWidth)
+  bar(g, r, ax.aMin, ax.aMax, -M.barOffset, colors.a)
+  bar(g, r, ax.bMin, ax.bMax, M.barOffset, colors.b)
+  if deciding then
+    -- across both bars: the gap that separates, or the overlap the MTV undoes
+    local s, e = max(ax.aMin, ax.bMin), min(ax.aMax, ax.bMax)
+    if not hit then s, e = min(ax.aMax, ax.bMax), max(ax.aMin, ax.bMin) end
+    local c = hit and colors.mtv or colors.gap
+    g.setLineWidth(2 * (M.barOffset + M.barWidth))
+    g.setColor(c[1], c[2], c[3], 0.55 * (c[4] or 1))
+    local x1, y1 = onRuler(r.ox, r.oy, nx, ny, mx, my, s, 0)
+    local x2, y2 = onRuler(r.ox, r.oy, nx, ny, mx, my, e, 0)
+    g.line(x1, y1, x2, y2)
+    -- and guides from each projection's ends back across the shapes, where they touch them
+    g.setLineWidth(1)
+    setColor(g, colors.axis)
+    for _, v in ipairs({ ax.aMin, ax.aMax, ax.bMin, ax.bMax }) do
+      x1, y1 = onRuler(r.ox, r.oy, nx, ny, mx, my, v, 0)
+      x2, y2 = onRuler(r.ox, r.oy, nx, ny, mx, my, v, -(dist + reach))
+      g.line(x1, y1, x2, y2)
+    end
+  end
+  g.setLineWidth(width)
+  if g.print then
+    setColor(g, deciding and (hit and colors.mtv or colors.gap) or colors.axis)
+    local tx, ty = onRuler(r.ox, r.oy, nx, ny, mx, my, hi, 0)
+    g.print(tostring(k), tx + 2 * nx - 4, ty + 2 * ny - 6)
+  end
+end
+
+--- Draws how the pair test of a and b went (sat.explain): both shapes, every axis it tried as
+-- a ruler beside them with both projections on it (a's and b's colours), the deciding axis
+-- highlighted (the gap that separates them in red, or the overlap that gave the MTV in
+-- green, with the MTV itself as an arrow from the contact), and the contact points. The
+-- rulers go round (x, y) (default: the middle of the two shapes), outside both shapes.
+-- Returns the explanation.
+function M.explain(a, b, x, y)
+  local g = graphics()
+  checkShape("explain", 1, a)
+  checkShape("explain", 2, b)
+  if x ~= nil and type(x) ~= "number" then badArg("explain", 3, "number expected, got " .. type(x), 3) end
+  if y ~= nil and type(y) ~= "number" then badArg("explain", 4, "number expected, got " .. type(y), 3) end
+  local e = core.explain(a, b)
+  local colors = M.colors
+  local r0, g0, b0, a0 = g.getColor()
+  for _, s in ipairs({ a, b }) do
+    local c = s == a and colors.a or colors.b
+    shape(g, s, "fill", c, M.explainFill)
+    shape(g, s, "line", c)
+  end
+  local cx, cy, reach = figure(a, b, x, y)
+  -- an axis nearly parallel to earlier ones (within M.axisSpread radians) gets its ruler
+  -- farther out than theirs
+  local rings = {}
+  for k, ax in ipairs(e.axes) do
+    local n = 0
+    for i = 1, k - 1 do
+      local o = e.axes[i]
+      if ax.nx * o.nx + ax.ny * o.ny >= cos(M.axisSpread) then n = max(n, rings[i] + 1) end
+    end
+    rings[k] = n
+    axisFigure(g, ax, k, cx, cy, reach + M.axisGap + n * M.axisStep, reach, k == e.deciding,
+               e.hit, colors)
+  end
+  local count, px1, py1, px2, py2 = core.contacts(a, b)
+  if e.hit and e.overlap >= M.mtvMin and e.overlap > 0 then
+    -- from the middle of the contacts
+    local ox, oy = count == 2 and (px1 + px2) / 2 or px1, count == 2 and (py1 + py2) / 2 or py1
+    arrow(g, ox, oy, ox - e.normal.x * e.overlap, oy - e.normal.y * e.overlap, colors.mtv)
+  end
+  setColor(g, colors.contact)
+  local pts = { px1, py1, px2, py2 }
+  for i = 1, count do
+    g.circle("fill", pts[2 * i - 1], pts[2 * i], M.contactRadius)
+  end
+  g.setColor(r0, g0, b0, a0)
+  return e
 end
 
 --- Draws a whole world. options (all optional):

@@ -1,24 +1,33 @@
 --- sat.fast: LuaJIT's way to the C core through the FFI, for the calls a game makes most.
 --
--- Under LuaJIT a call to a lua_CFunction is never compiled, and every Lua C API call inside
--- it costs; an FFI call is compiled into a direct call of the C function. So, with the JIT
--- on, `sat.test`, `sat.collide` and the shapes' `collidesWith`, `move`, `moveTo` and
--- `position` become Lua functions that check their arguments (type and metatable, which the
--- JIT turns into a few guards) and call the core through the FFI (a shape's keys, methods
--- included, are table lookups the JIT follows: see src/lsat.c). Any other arguments, and
--- any move the core refuses, are handed by a tail call to the C function, which raises the
--- very error it always raised (a tail call keeps the caller's name for the function in the
--- message).
+-- LuaJIT never compiles a call to a lua_CFunction, and every Lua C API call inside one
+-- costs; an FFI call compiles to a direct call of the C function. So, with the JIT on,
+-- `sat.test`, `sat.collide`, `sat.contacts`, `sat.sweep` and the shapes' `collidesWith`,
+-- `move`, `moveTo` and `position` become Lua functions that check their arguments (type and
+-- metatable: a few guards once compiled) and call the core through the FFI (a shape's keys,
+-- methods included, are found by table lookups alone, which the JIT follows). Any other
+-- arguments, and any move the core refuses, go by a tail call to the C function, which
+-- raises the error it always raised (the tail call keeps the caller's name for the function
+-- in the message).
 --
--- Elsewhere (Lua 5.1 to 5.4, or LuaJIT with the JIT off, where FFI calls are slower than
--- C API calls) install() returns nil and the C functions stay as they are.
+-- Elsewhere (Lua 5.1 to 5.4, LuaJIT with the JIT off, where an FFI call costs more than a C
+-- API call, or without the debug library) install() returns nil and the C functions stay.
 --
--- Shapes are recognised here by their metatable: their kind's, or, for a shape with fields,
--- its own, which the C side registers in a table only this module holds. That only a shape
--- can have such a metatable (a table can be given one with setmetatable, hence the type
--- check too; no Lua code can give one to a userdata) is the same trust the C side had
--- before it stamped its shapes: debug.setmetatable can break it, as the debug library can
--- break anything.
+-- Nothing here comes from a caller: install() takes what it needs from the C module itself
+-- (core._ffi.take(), which answers once: sat calls install() as it loads), and installs once.
+-- A shape is recognised by its metatable, read with debug.getmetatable (a shape's metatable
+-- is protected, so getmetatable gives only its name): its kind's or, for a shape with fields,
+-- its own, which the C side registers in a table no script holds. A table can be given such
+-- a metatable (hence the type check too); a userdata only through the debug library. And
+-- the C functions called through the FFI check their shapes themselves, as the C API ones do:
+-- the userdata's length (read from its header, where the C module found LuaJIT keeps it)
+-- and the stamp in the shape. So a userdata that the debug library dressed as a shape is
+-- refused too, and never read past its end.
+-- What is left, through the debug library only: a file, a string buffer or a light userdata
+-- dressed in sat's metatables reaches the C function as the FILE *, the buffer's data or the
+-- pointer itself (the FFI's own conversion), so the check reads near memory that is not a
+-- userdata's: read, never written (no stamp matches). That library can break the C functions
+-- as well (it replaces their upvalues), so it is not a boundary sat claims to hold.
 local M = {}
 
 -- The result is declared flat (the same layout as sat_result: overlap, normal, mtv, the two
@@ -30,27 +39,30 @@ struct sat_lua_result_v2 {
   int a_in_b, b_in_a;
 };
 struct sat_lua_shape_v1;
-struct sat_lua_api_v2 {
+struct sat_lua_api_v4 {
   uint32_t magic, size, result_size, off_normal, off_mtv, off_a_in_b, off_b_in_a;
-  int (*test)(const struct sat_lua_shape_v1 *a, const struct sat_lua_shape_v1 *b);
-  int (*collide)(const struct sat_lua_shape_v1 *a, const struct sat_lua_shape_v1 *b,
-                 struct sat_lua_result_v2 *r);
-  int (*move)(struct sat_lua_shape_v1 *s, double dx, double dy);
-  int (*move_to)(struct sat_lua_shape_v1 *s, double x, double y);
-  void (*position)(const struct sat_lua_shape_v1 *s, double *xy);
+  int (*raw_test)(const struct sat_lua_shape_v1 *a, const struct sat_lua_shape_v1 *b);
+  int (*test)(const void *a, const void *b, int len);
+  int (*collide)(const void *a, const void *b, struct sat_lua_result_v2 *r, int len);
+  int (*move)(void *s, double dx, double dy, int len);
+  int (*move_to)(void *s, double x, double y, int len);
+  int (*position)(const void *s, double *xy, int len);
+  int (*set_vec)(void *v, double x, double y, int len);
+  int (*contacts)(const void *a, const void *b, double *out, int len);
+  int (*sweep)(const void *a, const void *b, double *io, int len);
 };
 ]]
 
-local MAGIC = 0x5A7F0002
+local MAGIC = 0x5A7F0004
 
 -- The api the C module hands over, once its layout is known to match the cdef above.
 local function open_api(ffi, lightud)
-  if not pcall(ffi.typeof, "struct sat_lua_api_v2") then
+  if not pcall(ffi.typeof, "struct sat_lua_api_v4") then
     ffi.cdef(CDEF) -- once per Lua state: a second cdef of the same struct is an error
   end
-  local api = ffi.cast("const struct sat_lua_api_v2 *", lightud)
+  local api = ffi.cast("const struct sat_lua_api_v4 *", lightud)
   local R = "struct sat_lua_result_v2"
-  if api.magic ~= MAGIC or api.size ~= ffi.sizeof("struct sat_lua_api_v2")
+  if api.magic ~= MAGIC or api.size ~= ffi.sizeof("struct sat_lua_api_v4")
     or api.result_size ~= ffi.sizeof(R)
     or api.off_normal ~= ffi.offsetof(R, "nx") or api.off_mtv ~= ffi.offsetof(R, "mx")
     or api.off_a_in_b ~= ffi.offsetof(R, "a_in_b")
@@ -60,58 +72,85 @@ local function open_api(ffi, lightud)
   return api
 end
 
---- install(core) -> {test, collidesWith, collide, move, moveTo, position = fn} | nil
+-- What install() returned, once it has run (false: nothing installed).
+local installed
+
+-- What the C module hands over, once (nil after that), and what of it this Lua can use.
+local function take_internals()
+  local ffi_table = rawget(require("sat.core"), "_ffi")
+  local take = type(ffi_table) == "table" and rawget(ffi_table, "take")
+  local inside = type(take) == "function" and take() or nil -- taken even when unused
+  local jit = rawget(_G, "jit")
+  if type(inside) ~= "table" or type(jit) ~= "table" or not jit.status or not jit.status() then
+    return nil
+  end
+  local debug = rawget(_G, "debug")
+  local getmetatable_raw = type(debug) == "table" and debug.getmetatable
+  local has_ffi, ffi = pcall(require, "ffi")
+  if not has_ffi or type(getmetatable_raw) ~= "function" then
+    return nil
+  end
+  inside.lengthOffset = inside.lengthOffset() -- found here, where it is needed: LuaJIT
+  if inside.lengthOffset == 0 then
+    return nil
+  end
+  local api = open_api(ffi, inside.api)
+  if api == nil then
+    return nil
+  end
+  return inside, api, ffi, getmetatable_raw
+end
+
+--- install() -> {test, collidesWith, collide, contacts, sweep, move, moveTo, position = fn} | nil
 -- With LuaJIT's JIT on: puts the FFI collidesWith, move, moveTo and position into the
 -- shapes' method tables (every shape, old and new, uses them from then on) and returns the
--- functions; otherwise changes nothing and returns nil.
-function M.install(core)
-  local jit = rawget(_G, "jit")
-  if type(jit) ~= "table" or not jit.status or not jit.status() then
-    return nil
+-- functions; otherwise changes nothing and returns nil. It takes no argument and runs once:
+-- later calls return what the first returned.
+function M.install()
+  if installed ~= nil then
+    return installed or nil
   end
-  local has_ffi, ffi = pcall(require, "ffi")
-  local info = core._ffi
-  if not has_ffi or type(info) ~= "table" then
-    return nil
-  end
-  local api = open_api(ffi, info.api)
-  if api == nil then
+  installed = false
+  local info, api, ffi, getmetatable_raw = take_internals()
+  if info == nil then
     return nil
   end
 
   -- Shapes and vecs are passed to the C functions as they are: the FFI hands a C function
   -- a userdata's payload for a pointer parameter, with no cdata made (a cast would make one
   -- per call when the code runs interpreted, as it does after jit.off()).
-  local type, getmetatable = type, getmetatable
-  local sat_test, sat_collide = api.test, api.collide
+  local type, getmetatable, dgetmetatable = type, getmetatable, getmetatable_raw
+  local sat_test, sat_collide, fill_vec = api.test, api.collide, api.set_vec
+  local LEN = info.lengthOffset -- where a userdata's length lies, for the C checks
   local result = ffi.new("struct sat_lua_result_v2") -- filled and read at once: reusable
-  local copy = ffi.copy
-  local result_at = ffi.cast("const char *", result) -- kept alive by result
-  local normal_src, mtv_src = result_at + api.off_normal, result_at + api.off_mtv
   local PM, CM, VM, RM = info.polygonMeta, info.circleMeta, info.vecMeta, info.responseMeta
-  local c_test, c_collidesWith = core.test, info.collidesWith
-  local c_collide, vec, rawget, rawset = core.collide, core.vec, rawget, rawset
+  local SM, KM = info.segmentMeta, info.capsuleMeta
+  local C = info.c -- the C functions, as the module registered them
+  local c_test, c_collidesWith, c_collide, vec = C.test, C.collidesWith, C.collide, C.vec
+  local rawget, rawset = rawget, rawset
   local setmetatable = setmetatable
+  -- The metatables of shapes with fields, each a shape's own: registered by the C side.
+  local own = info.ownMetas
 
-  -- The metatables of shapes with fields, each a shape's own: registered here by the C
-  -- side, in a table no other code holds.
-  local own = {}
-  info.trackMetatables(own)
-
-  -- Whether v is a shape: a userdata (a table can be given a shape's metatable) with one.
+  -- Whether v may be a shape: a userdata (a table can be given a shape's metatable) with
+  -- one. The C function makes sure.
   local function is_shape(v)
     if type(v) ~= "userdata" then
       return false
     end
-    local m = getmetatable(v)
-    return m == PM or m == CM or own[m] == true
+    local m = dgetmetatable(v)
+    return m == PM or m == CM or m == SM or m == KM or own[m] == true
   end
 
   -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
+  -- The FFI functions answer -1 for what is not a shape after all: the C function raises.
   local function test(...)
     local a, b = ...
     if is_shape(a) and is_shape(b) then
-      return sat_test(a, b) ~= 0
+      local hit = sat_test(a, b, LEN)
+      if hit >= 0 then
+        return hit ~= 0
+      end
     end
     return c_test(...)
   end
@@ -119,21 +158,20 @@ function M.install(core)
   local function collidesWith(...)
     local a, b = ...
     if is_shape(a) and is_shape(b) then
-      if sat_collide(a, b, result) == 0 then
+      local hit = sat_collide(a, b, result, LEN)
+      if hit == 0 then
         return false, 0, 0
+      elseif hit > 0 then
+        return true, result.mx, result.my
       end
-      return true, result.mx, result.my
     end
     return c_collidesWith(...)
   end
 
-  -- response[key] = the vec (x, y), which src points at: copied into the vec already there
-  -- if any (a vec's payload is its two doubles).
-  local function set_vec(r, key, src, x, y)
+  -- response[key] = the vec (x, y): written into the vec already there if any.
+  local function set_vec(r, key, x, y)
     local v = rawget(r, key)
-    if type(v) == "userdata" and getmetatable(v) == VM then
-      copy(v, src, 16)
-    else
+    if type(v) ~= "userdata" or dgetmetatable(v) ~= VM or fill_vec(v, x, y, LEN) ~= 0 then
       rawset(r, key, vec(x, y))
     end
   end
@@ -145,7 +183,10 @@ function M.install(core)
     if not (is_shape(a) and is_shape(b) and (r == nil or type(r) == "table")) then
       return c_collide(...)
     end
-    if sat_collide(a, b, result) == 0 then
+    local hit = sat_collide(a, b, result, LEN)
+    if hit < 0 then
+      return c_collide(...)
+    elseif hit == 0 then
       return nil
     end
     if r == nil then
@@ -161,11 +202,47 @@ function M.install(core)
     rawset(r, "a", a)
     rawset(r, "b", b)
     rawset(r, "overlap", result.overlap)
-    set_vec(r, "normal", normal_src, result.nx, result.ny)
-    set_vec(r, "mtv", mtv_src, result.mx, result.my)
+    set_vec(r, "normal", result.nx, result.ny)
+    set_vec(r, "mtv", result.mx, result.my)
     rawset(r, "aInB", result.a_in_b ~= 0)
     rawset(r, "bInA", result.b_in_a ~= 0)
     return r
+  end
+
+  -- Numbers only, through a buffer: sat.contacts -> n, x1, y1, x2, y2 and
+  -- sat.sweep -> t, nx, ny, x, y | nil. A motion out of range, as any other argument that is
+  -- not what they take, goes to the C function, which raises.
+  local sat_contacts, sat_sweep, c_contacts, c_sweep = api.contacts, api.sweep, C.contacts, C.sweep
+  local out = ffi.new("double[5]") -- filled and read at once: reusable
+
+  local function contacts(...)
+    local a, b = ...
+    if is_shape(a) and is_shape(b) then
+      local n = sat_contacts(a, b, out, LEN)
+      if n == 0 then
+        return 0
+      elseif n == 1 then
+        return 1, out[0], out[1]
+      elseif n == 2 then
+        return 2, out[0], out[1], out[2], out[3]
+      end
+    end
+    return c_contacts(...)
+  end
+
+  local function sweep(...)
+    local a, dx, dy, b, bdx, bdy = ...
+    if is_shape(a) and is_shape(b) and type(dx) == "number" and type(dy) == "number"
+      and (bdx == nil or type(bdx) == "number") and (bdy == nil or type(bdy) == "number") then
+      out[0], out[1], out[2], out[3] = dx, dy, bdx or 0, bdy or 0
+      local hit = sat_sweep(a, b, out, LEN)
+      if hit == 1 then
+        return out[0], out[1], out[2], out[3], out[4]
+      elseif hit == 0 then
+        return nil
+      end
+    end
+    return c_sweep(...)
   end
 
   -- The methods a game calls on every shape every frame. move and moveTo change nothing
@@ -174,33 +251,34 @@ function M.install(core)
     return function(...)
       local s, x, y = ...
       if is_shape(s) and type(x) == "number" and type(y) == "number"
-        and core_fn(s, x, y) == 0 then
+        and core_fn(s, x, y, LEN) == 0 then
         return s
       end
       return c_method(...)
     end
   end
-  local move, moveTo = mover(api.move, info.move), mover(api.move_to, info.moveTo)
-  local sat_position, c_position = api.position, info.position
+  local move, moveTo = mover(api.move, C.move), mover(api.move_to, C.moveTo)
+  local sat_position, c_position = api.position, C.position
   local xy = ffi.new("double[2]")
 
   local function position(...)
     local s = ...
-    if is_shape(s) then
-      sat_position(s, xy)
+    if is_shape(s) and sat_position(s, xy, LEN) == 0 then
       return xy[0], xy[1]
     end
     return c_position(...)
   end
 
   local replaced = { collidesWith = collidesWith, move = move, moveTo = moveTo, position = position }
-  for _, methods in ipairs({ info.polygonMethods, info.circleMethods }) do
+  for _, methods in ipairs({ info.polygonMethods, info.circleMethods, info.segmentMethods,
+    info.capsuleMethods }) do
     for name, f in pairs(replaced) do
       methods[name] = f
     end
   end
-  return { test = test, collidesWith = collidesWith, collide = collide, move = move,
-    moveTo = moveTo, position = position }
+  installed = { test = test, collidesWith = collidesWith, collide = collide,
+    contacts = contacts, sweep = sweep, move = move, moveTo = moveTo, position = position }
+  return installed
 end
 
 return M

@@ -1,4 +1,5 @@
---- sat: 2D collision (Separating Axis Theorem) for convex polygons and circles.
+--- sat: 2D collision (Separating Axis Theorem) for convex polygons, circles, segments and
+-- capsules.
 -- The only module users require. The narrow phase is the C module sat.core; the world
 -- (sat.world) and the debug drawing helpers (sat.debug) are Lua and load on first use, so
 -- requiring sat never requires LÖVE.
@@ -6,24 +7,27 @@ local core = require("sat.core")
 
 local sat = {
   _VERSION = "sat " .. core._VERSION,
-  _DESCRIPTION = "2D SAT collision for convex polygons and circles, with a C core",
+  _DESCRIPTION = "2D SAT collision for convex polygons, circles, segments and capsules (C core)",
   _LICENSE = "MIT",
   core = core,
 }
 
 for _, name in ipairs({
-  "vec", "circle", "point", "polygon", "box", "test", "collide", "isShape", "isVec",
+  "vec", "circle", "point", "polygon", "box", "segment", "capsule", "test", "collide", "isShape",
+  "isVec", "explain", "contacts", "sweep",
 }) do
   sat[name] = core[name]
 end
 
--- Under LuaJIT with the JIT on, sat.test, sat.collide and the shapes' collidesWith, move,
--- moveTo and position call the core through the FFI (see sat/fast.lua); elsewhere they stay
--- the C functions.
-local fast = require("sat.fast").install(core)
+-- Under LuaJIT with the JIT on, sat.test, sat.collide, sat.contacts, sat.sweep and the
+-- shapes' collidesWith, move, moveTo and position call the core through the FFI (see
+-- sat/fast.lua); elsewhere they stay the C functions.
+local fast = require("sat.fast").install()
 if fast then
   sat.test = fast.test
   sat.collide = fast.collide
+  sat.contacts = fast.contacts
+  sat.sweep = fast.sweep
 end
 
 --- sat.world([cellSize]) -> a new world (spatial hash broad phase, queries, callbacks).

@@ -2,18 +2,19 @@
 -- movement that slides along what it meets.
 --
 --   local world = sat.world(64)
---   world:add(player); world:add(wall)
+--   world:add(player); world:add(wall, "static")
 --   local x, y, cols = world:move(player, 5, 0)       -- slides along the wall
 --   function player:onEnter(other, r) ... end         -- r.a == player
 --   world:on("exit", function(a, b) ... end)
 --   world:step()                                      -- fires enter / stay / exit
 --
--- The broad phase, the pair tests and the swept tests run in C (core.newHash). This file
--- keeps what is Lua's business: which pairs are in contact, the callbacks, the filters and
--- the movement rules. Shapes moved, rotated or scaled with their own methods are picked
--- up by the hash on its own (each shape counts its changes), so nothing else is needed.
--- Everything comes out in a deterministic order: insertion order into the world (a pair
--- (a, b) has a added first), never `pairs` order.
+-- The broad phase, the pair tests and the swept tests run in C (core.newHash), which also
+-- keeps the contacts from one step to the next and tells what changed. This file keeps what
+-- is Lua's business: which pairs were told (entered and not yet exited), the callbacks, the
+-- filters and the movement rules. Shapes moved, rotated or scaled with their own methods
+-- tell the hash themselves, so nothing else is needed. Everything comes out in a
+-- deterministic order: insertion order into the world (a pair (a, b) has a added first),
+-- never `pairs` order.
 local core = require("sat.core")
 
 local sqrt = math.sqrt
@@ -28,9 +29,23 @@ local MAX_MOVE_STEPS = 16
 -- length, is blocked (two surfaces pin the shape in 2D).
 local PINNED_EPS = 1e-9
 
-local ENTER, STAY = 1, 2
 local EVENTS = { enter = true, stay = true, exit = true }
 local MOVE_TYPES = { slide = true, touch = true, cross = true }
+
+-- The sweep buffer hash:sweep fills for move (h_sweep, in the C binding, writes this
+-- layout): slot k of hit i is buf[(i - 1) * HIT_STRIDE + k], hits in the order met, every
+-- slot a number (flags 1 or 0).
+local HIT_OTHER = 1       -- the handle of the shape met
+local HIT_T = 2           -- luacheck: ignore 211 (time of the first touch, in [0, 1]; unread)
+local HIT_MX = 3          -- the move to the first touch (exact; 0 when overlapping)
+local HIT_MY = 4
+local HIT_NX = 5          -- the unit normal, from the moving shape toward the other
+local HIT_NY = 6
+local HIT_OVERLAP = 7     -- the depth when overlapping at the start, else 0
+local HIT_OVERLAPPING = 8 -- overlapping at the start (pushed out, not advanced)
+local HIT_AINB = 9        -- the containment flags when overlapping, else 0
+local HIT_BINA = 10
+local HIT_STRIDE = 10
 
 local isShape = core.isShape
 
@@ -65,6 +80,8 @@ end
 
 -- The core's range for coordinates and sizes (set by the first world: the hash tells).
 local MAX_COORD, RANGE_MESSAGE = math.huge, "out of range"
+-- The cell sizes the hash takes (its header: SAT_HASH_MIN_CELL, SAT_HASH_MAX_CELL).
+local MIN_CELL, MAX_CELL = 1e-100, 1e150
 
 -- A coordinate or size going into the core: a finite number within its range.
 local function checkCoord(fname, n, v)
@@ -78,6 +95,21 @@ local function checkOptFunction(fname, n, v)
   if v ~= nil and type(v) ~= "function" then
     argError(fname, n, "function expected, got " .. typeName(v))
   end
+end
+
+-- The optional last arguments of a query or a move: a filter function, then a table to fill
+-- (either may be left out). Returns filter, out.
+local function trailing(fname, n, a, b)
+  if type(a) == "table" and b == nil then
+    return nil, a
+  end
+  if a ~= nil and type(a) ~= "function" then
+    argError(fname, n, "function or table expected, got " .. typeName(a))
+  end
+  if b ~= nil and type(b) ~= "table" then
+    argError(fname, n + 1, "table expected, got " .. typeName(b))
+  end
+  return a, b
 end
 
 local function checkMember(self, fname, n, shape)
@@ -105,10 +137,19 @@ local function filterList(list, keep, get)
 end
 
 ------------------------------------------------------------------------------------------
--- contacts: a record per colliding pair, found from either shape
+-- contacts
+--
+-- A record per contact the hash holds (rec.id, its contact id; byId[id] == rec), kept in
+-- self.list in pair order: { a, b, ta, tb (their tokens, a's first), id, alive (the hash
+-- still holds the contact), told (its enter fired, its exit not yet), rA, rB (its responses,
+-- seen from a and from b, made when first needed), freshA, freshB (the hash re-tested the
+-- pair since that response was filled) }. A pair told is also in contacts[a][b] and
+-- contacts[b][a], so that a removal finds what it must exit. A record no longer alive stays
+-- in the list until its exit is told (an error in a handler may put that off).
 
--- contacts[a][b] == contacts[b][a] == rec; rec.a was added first.
-local function link(contacts, a, b, rec)
+-- contacts[a][b] == contacts[b][a] == rec, and rec told.
+local function link(contacts, rec)
+  local a, b = rec.a, rec.b
   local ca, cb = contacts[a], contacts[b]
   if not ca then
     ca = {}
@@ -119,16 +160,26 @@ local function link(contacts, a, b, rec)
     contacts[b] = cb
   end
   ca[b], cb[a] = rec, rec
+  rec.told = true
 end
 
 local function unlink(contacts, rec)
-  rec.alive = false
+  rec.told = false
   local ca, cb = contacts[rec.a], contacts[rec.b]
   if ca then
     ca[rec.b] = nil
   end
   if cb then
     cb[rec.a] = nil
+  end
+end
+
+-- The record of contact id is no longer alive: the hash ended or dropped the contact.
+local function endRecord(byId, id)
+  local rec = byId[id]
+  if rec then
+    rec.alive = false
+    byId[id] = nil
   end
 end
 
@@ -139,14 +190,19 @@ local function byTokens(p, q)
   return p.tb < q.tb
 end
 
--- The response seen from b, filled from pair k of the last step.
-local function responseB(self, rec, k)
-  local r = rec.rB
+-- The response seen from a (rA), or from b (rB, flipped), refilled only when the pair was
+-- re-tested since: an unchanged pair keeps it as it was.
+local function response(self, rec, fromB)
+  local key, fresh = fromB and "rB" or "rA", fromB and "freshB" or "freshA"
+  local r = rec[key]
   if not r then
-    r = { a = rec.b, b = rec.a }
-    rec.rB = r
+    r = fromB and { a = rec.b, b = rec.a } or { a = rec.a, b = rec.b }
+    rec[key] = r
   end
-  self.hash:fill(r, k, true)
+  if rec[fresh] then
+    self.hash:fill(r, rec.id, fromB)
+    rec[fresh] = false
+  end
   return r
 end
 
@@ -167,63 +223,82 @@ local function callExit(self, rec)
 end
 
 -- enter or stay: world handler, then a's, then b's, as long as the pair lasts (a handler
--- may remove one of the two, which ends the pair with its exit). One C call fills the
--- response and looks up both shapes' handlers (as the event begins).
-local function callPair(self, rec, k, event, field)
-  local a, b, rA = rec.a, rec.b, rec.rA
-  local fa, fb = self.hash:event(rA, k, a, b, field)
+-- may remove one of the two, which ends the pair with its exit). Both shapes' handlers are
+-- looked up as the event begins.
+local function callPair(self, rec, event, field)
+  local a, b = rec.a, rec.b
+  local rA = response(self, rec, false)
+  local fa, fb = a[field], b[field]
   local h = self.handlers[event]
   if h then
     h(a, b, rA)
-    if not rec.alive then
+    if not rec.told then
       return
     end
   end
   if fa then
     fa(a, b, rA)
-    if not rec.alive then
+    if not rec.told then
       return
     end
   end
   if fb then
-    fb(b, a, responseB(self, rec, k))
+    fb(b, a, response(self, rec, true))
   end
 end
 
--- Fires the events prepared by step; run under pcall. Each event changes the contact
--- state just before its handlers run, so an error leaves every pair either updated and
--- told, or untouched (told next step).
+-- Fires the events prepare() listed; run under pcall. Each event changes the contact state
+-- just before its handlers run, so an error leaves every pair either updated and told, or
+-- untouched (told next step).
 local function fire(self)
-  local token, contacts = self.token, self.contacts
-  local exits = self.exits
-  for i = 1, self.nexits do
+  local contacts, scratch = self.contacts, self.scratch
+  local exits, events = scratch.exits, scratch.events
+  for i = 1, exits.n do
     local rec = exits[i]
-    if rec.alive then
+    if rec.told then -- (a removal in an earlier handler may have told it already)
       unlink(contacts, rec)
       callExit(self, rec)
     end
   end
-  local kinds, recs, ks, as, bs, tas, tbs =
-    self.evKind, self.evRec, self.evK, self.evA, self.evB, self.evTa, self.evTb
-  local frame = self.frame
-  for i = 1, self.nevents do
-    if kinds[i] == STAY then
-      local rec = recs[i]
-      if rec.alive then -- (a removal kills the contacts of the shape removed)
-        callPair(self, rec, ks[i], "stay", "onStay")
-      end
-    else
-      local a, b = as[i], bs[i]
-      -- both still in the world, and the same memberships as when the step began
-      if token[a] == tas[i] and token[b] == tbs[i] then
-        local rec = { a = a, b = b, ta = tas[i], tb = tbs[i], rA = { a = a, b = b }, rB = false,
-                      alive = true, seen = frame }
-        recs[i] = rec
-        link(contacts, a, b, rec)
-        callPair(self, rec, ks[i], "enter", "onEnter")
+  for i = 1, events.n do
+    local rec = events[i]
+    if rec.alive then -- (a removal kills the contacts of the shape removed)
+      if rec.told then
+        callPair(self, rec, "stay", "onStay")
+      else
+        link(contacts, rec)
+        callPair(self, rec, "enter", "onEnter")
       end
     end
   end
+end
+
+------------------------------------------------------------------------------------------
+-- scratch
+
+-- What one move works with, reused move after move: the sweep buffer, the other shapes met
+-- (seen[1..nseen], searched in order: a move meets a few, and a table keyed by shape would
+-- allocate as the shapes met change) with the filter's answer for each and whether it was
+-- reported, and the normals of the surfaces the motion was turned along (pinned).
+local function newMoveState()
+  return { shape = false, filter = false, cols = false, ncols = 0, buf = {}, seen = {},
+           kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0 }
+end
+
+-- The world's scratch: buffers step, remove and move reuse so that they make no garbage.
+-- Only the call that fills them reads them (the world's state is in its other fields).
+local function newScratch()
+  return {
+    delta = {},          -- hash:step's ids: ended, then added triples, then updated
+    added = {},          -- the records of the contacts a step added, in pair order
+    dropped = {},        -- hash:remove's ids: the contacts of the shape removed
+    gone = {},           -- ids removals dropped since the last step read its delta
+    exits = { n = 0 },   -- records whose exit a step fires, in pair order
+    events = { n = 0 },  -- records whose enter or stay a step fires, in pair order
+    list = {},           -- the next contact list, swapped with world.list each step
+    move = newMoveState(), -- false while a move has it
+    spare = {},          -- collision tables moves dropped from tables given to fill
+  }
 end
 
 ------------------------------------------------------------------------------------------
@@ -233,7 +308,8 @@ local World = {}
 World.__index = World
 
 --- sat.world([cellSize]) -> world. cellSize: the side of a hash cell, in world units
--- (default 64; about the size of a typical shape is best).
+-- (default 64; about the size of a typical shape is best; bigger shapes go to coarser
+-- levels of cells on their own).
 local function new(cellSize)
   if cellSize == nil then
     cellSize = DEFAULT_CELL_SIZE
@@ -242,24 +318,26 @@ local function new(cellSize)
     if cellSize <= 0 then
       argError("world", 1, "cell size must be > 0")
     end
+    if cellSize < MIN_CELL or cellSize > MAX_CELL then
+      argError("world", 1, "cell size must be between 1e-100 and 1e150")
+    end
   end
   local hash = core.newHash(cellSize)
   MAX_COORD, RANGE_MESSAGE = hash:limits()
   return setmetatable({
     hash = hash,
     token = {},          -- shape -> its insertion number (membership)
+    handle = {},         -- shape -> its handle in the hash
+    byHandle = {},       -- handle -> shape
     nextToken = 0,
-    contacts = {},       -- shape -> { other -> contact record }
-    list = {},           -- contact records, in pair order (dead ones until the next step)
+    byId = {},           -- contact id -> record, for every contact the hash holds
+    contacts = {},       -- shape -> { other -> record } for the pairs told
+    list = {},           -- the records, in pair order
     handlers = {},       -- event -> function
     filter = nil,        -- setFilter's function
     stepping = false,
-    frame = 0,
-    -- reused buffers of step
-    pairA = {}, pairB = {}, exits = {}, nexits = 0,
-    evKind = {}, evRec = {}, evK = {}, evA = {}, evB = {}, evTa = {}, evTb = {}, nevents = 0,
-    spare = {},
-    sweepBuf = {}, moving = false,
+    lost = false,        -- a step ran out of memory before its records were right
+    scratch = newScratch(),
   }, World)
 end
 
@@ -267,16 +345,35 @@ function World:__tostring()
   return ("world(%d shapes, cell %s)"):format(self.hash:count(), tostring(self.hash:cellSize()))
 end
 
---- world:add(shape) -> shape
-function World:add(shape)
+-- Records the shape in the world's tables, then in the hash, after which nothing can fail;
+-- under pcall, so that add can undo the tables when memory runs out before.
+local function enroll(self, shape, static)
+  local t = self.nextToken + 1
+  local handle = self.handle
+  self.token[shape] = t
+  handle[shape] = false
+  handle[shape] = self.hash:add(shape, static, self.byHandle) -- (byHandle[h] = shape too)
+  self.nextToken = t
+end
+
+--- world:add(shape [, "static"]) -> shape. A static shape never pairs with another static
+-- one (no test, no event); it may still be moved, which the world follows (assumed rare).
+function World:add(shape, kind)
   checkShape("add", 1, shape)
   if self.token[shape] then
     argError("add", 1, "shape is already in this world")
   end
-  self.hash:add(shape)
-  local t = self.nextToken + 1
-  self.nextToken = t
-  self.token[shape] = t
+  if kind ~= nil and kind ~= "static" then
+    argError("add", 2, "\"static\" or nil expected, got " .. tostring(kind))
+  end
+  local ok, e = pcall(enroll, self, shape, kind == "static")
+  if not ok then -- (out of memory) neither the hash nor the world has it: no call needed
+    self.token[shape] = nil
+    if self.handle[shape] ~= nil then -- (LuaJIT makes room for a key even to store nil)
+      self.handle[shape] = nil
+    end
+    error(e, 2)
+  end
   return shape
 end
 
@@ -284,8 +381,17 @@ end
 -- the other shapes were added), after the shape has left.
 function World:remove(shape)
   checkMember(self, "remove", 1, shape)
-  self.hash:remove(shape)
-  self.token[shape] = nil
+  local dropped, byId = self.scratch.dropped, self.byId
+  local n = self.hash:remove(shape, dropped)
+  local gone = self.scratch.gone
+  for i = 1, n do
+    local id = dropped[i]
+    endRecord(byId, id)
+    gone[id] = true -- (for a step reading its delta, should a finalizer remove the shape)
+    dropped[i] = nil
+  end
+  self.byHandle[self.handle[shape]] = nil
+  self.token[shape], self.handle[shape] = nil, nil
   local contacts = self.contacts
   local mine = contacts[shape]
   contacts[shape] = nil
@@ -311,9 +417,17 @@ function World:has(shape)
   return self.token[shape] ~= nil
 end
 
---- world:shapes() -> list of the shapes, in insertion order
-function World:shapes()
-  return self.hash:shapes()
+--- world:isStatic(shape) -> boolean: added with "static" (false when not in the world)
+function World:isStatic(shape)
+  return self.token[shape] ~= nil and self.hash:isStatic(shape)
+end
+
+--- world:shapes([t]) -> list of the shapes, in insertion order
+function World:shapes(out)
+  if out ~= nil and type(out) ~= "table" then
+    argError("shapes", 1, "table expected, got " .. typeName(out))
+  end
+  return self.hash:shapes(out)
 end
 
 --- world:count() -> number of shapes
@@ -326,28 +440,36 @@ function World:cellSize()
   return self.hash:cellSize()
 end
 
---- world:cells() -> flat list cx, cy, count, ... of the cells in use (cell coordinates:
--- cell (cx, cy) covers [cx, cx + 1) * cellSize by [cy, cy + 1) * cellSize), by row then
--- column. For debugging views (sat.debug).
-function World:cells()
-  return self.hash:cells()
+--- world:cells([level [, t]]) -> flat list cx, cy, count, ... of the cells in use at that
+-- level of the hash (default 0; cell (cx, cy) of level k covers [cx, cx + 1) * size by
+-- [cy, cy + 1) * size, size = cellSize * 2^k), by row then column. A shape is filed at the
+-- lowest level where it covers at most 2 x 2 cells. For debugging views (sat.debug).
+function World:cells(level, out)
+  return self.hash:cells(level, out)
+end
+
+--- world:levels([t]) -> the levels of cells holding shapes, ascending (see world:cells).
+function World:levels(out)
+  return self.hash:levels(out)
 end
 
 ------------------------------------------------------------------------------------------
 -- queries: exact geometry, results in insertion order (segment hits along the segment);
--- an optional filter(shape) -> truthy keeps a shape.
+-- an optional filter(shape) -> truthy keeps a shape; an optional last table is filled and
+-- returned instead of a new one.
 
---- world:queryPoint(x, y [, filter]) -> shapes containing the point (boundary included)
-function World:queryPoint(x, y, filter)
+--- world:queryPoint(x, y [, filter] [, t]) -> shapes containing the point (boundary
+-- included)
+function World:queryPoint(x, y, a, b)
   checkCoord("queryPoint", 1, x)
   checkCoord("queryPoint", 2, y)
-  checkOptFunction("queryPoint", 3, filter)
-  return filterList(self.hash:queryPoint(x, y), filter)
+  local filter, out = trailing("queryPoint", 3, a, b)
+  return filterList(self.hash:queryPoint(x, y, out), filter)
 end
 
---- world:queryRect(x, y, w, h [, filter]) -> shapes overlapping or touching the rectangle
--- with top-left corner (x, y) and size (w, h), w and h >= 0
-function World:queryRect(x, y, w, h, filter)
+--- world:queryRect(x, y, w, h [, filter] [, t]) -> shapes overlapping or touching the
+-- rectangle with top-left corner (x, y) and size (w, h), w and h >= 0
+function World:queryRect(x, y, w, h, a, b)
   checkCoord("queryRect", 1, x)
   checkCoord("queryRect", 2, y)
   checkCoord("queryRect", 3, w)
@@ -358,37 +480,38 @@ function World:queryRect(x, y, w, h, filter)
   if h < 0 then
     argError("queryRect", 4, "height must be >= 0")
   end
-  checkOptFunction("queryRect", 5, filter)
-  return filterList(self.hash:queryRect(x, y, w, h), filter)
+  local filter, out = trailing("queryRect", 5, a, b)
+  return filterList(self.hash:queryRect(x, y, w, h, out), filter)
 end
 
---- world:querySegment(x1, y1, x2, y2 [, filter]) -> list of hits sorted along the segment
--- (ties in insertion order), each { shape =, t =, x =, y =, nx =, ny = }: where the
+--- world:querySegment(x1, y1, x2, y2 [, filter] [, t]) -> list of hits sorted along the
+-- segment (ties in insertion order), each { shape =, t =, x =, y =, nx =, ny = }: where the
 -- segment enters the shape, as a fraction t in [0, 1] and as a point, and the shape's
--- surface normal there. A segment starting inside a shape hits it at t = 0.
-function World:querySegment(x1, y1, x2, y2, filter)
+-- surface normal there. A segment starting inside a shape hits it at t = 0. A table given
+-- is filled with its own hit tables reused.
+function World:querySegment(x1, y1, x2, y2, a, b)
   checkCoord("querySegment", 1, x1)
   checkCoord("querySegment", 2, y1)
   checkCoord("querySegment", 3, x2)
   checkCoord("querySegment", 4, y2)
-  checkOptFunction("querySegment", 5, filter)
-  return filterList(self.hash:querySegment(x1, y1, x2, y2), filter, "shape")
+  local filter, out = trailing("querySegment", 5, a, b)
+  return filterList(self.hash:querySegment(x1, y1, x2, y2, out), filter, "shape")
 end
 
---- world:queryShape(shape [, filter]) -> shapes overlapping or touching it (not itself).
--- The shape need not be in the world.
-function World:queryShape(shape, filter)
+--- world:queryShape(shape [, filter] [, t]) -> shapes overlapping or touching it (not
+-- itself). The shape need not be in the world.
+function World:queryShape(shape, a, b)
   checkShape("queryShape", 1, shape)
-  checkOptFunction("queryShape", 2, filter)
-  return filterList(self.hash:queryShape(shape), filter)
+  local filter, out = trailing("queryShape", 2, a, b)
+  return filterList(self.hash:queryShape(shape, out), filter)
 end
 
---- world:neighbors(shape [, filter]) -> the broad phase's candidates: shapes whose bounding
--- boxes overlap or touch the shape's (not itself)
-function World:neighbors(shape, filter)
+--- world:neighbors(shape [, filter] [, t]) -> the broad phase's candidates: shapes whose
+-- bounding boxes overlap or touch the shape's (not itself)
+function World:neighbors(shape, a, b)
   checkShape("neighbors", 1, shape)
-  checkOptFunction("neighbors", 2, filter)
-  return filterList(self.hash:neighbors(shape), filter)
+  local filter, out = trailing("neighbors", 2, a, b)
+  return filterList(self.hash:neighbors(shape, out), filter)
 end
 
 -- The world filter's verdict on a pair, asked with the shape added first as a.
@@ -404,12 +527,16 @@ local function allowed(self, shape, other)
   return f(shape, other) ~= false
 end
 
---- world:collisions(shape) -> list of responses, one per shape it collides with, in
+--- world:collisions(shape [, t]) -> list of responses, one per shape it collides with, in
 -- insertion order: r.a is the shape, r.b the other, the normal points toward the other.
--- Filtered like step (category and mask, then setFilter). The shape need not be in the world.
-function World:collisions(shape)
+-- Filtered like step (static pairs, category and mask, then setFilter). The shape need not
+-- be in the world. A table given is filled with its own response tables reused.
+function World:collisions(shape, out)
   checkShape("collisions", 1, shape)
-  local list = self.hash:collisions(shape, true)
+  if out ~= nil and type(out) ~= "table" then
+    argError("collisions", 2, "table expected, got " .. typeName(out))
+  end
+  local list = self.hash:collisions(shape, true, out)
   if self.filter == nil then
     return list
   end
@@ -447,116 +574,172 @@ function World:setFilter(fn)
   return self
 end
 
--- After an error in a handler: the records still alive (told or not), in pair order.
-local function rebuildAfterError(self, old, nold)
-  local list, n, seen = self.spare, 0, {}
-  for i = 1, nold do
-    local rec = old[i]
-    if rec.alive and not seen[rec] then
-      seen[rec] = true
-      n = n + 1
-      list[n] = rec
-    end
+-- The record of contact id between a and b (a added first): the pair's record when it is
+-- still told (its exit put off by an error in a handler), alive again, or a new one (then
+-- the second result is true).
+local function recordFor(self, id, a, b)
+  local ca = self.contacts[a]
+  local rec = ca and ca[b]
+  local made = false
+  if rec then
+    rec.alive, rec.id, rec.freshA, rec.freshB = true, id, true, true
+  else
+    rec = { a = a, b = b, ta = self.token[a], tb = self.token[b], id = id, alive = true,
+            told = false, rA = false, rB = false, freshA = true, freshB = true }
+    made = true
   end
-  local recs = self.evRec
-  for i = 1, self.nevents do
-    local rec = recs[i]
-    if rec and rec.alive and not seen[rec] then
-      seen[rec] = true
-      n = n + 1
-      list[n] = rec
-    end
-  end
-  for i = n + 1, #list do
-    list[i] = nil
-  end
-  sort(list, byTokens)
-  return list
+  self.byId[id] = rec
+  return rec, made
 end
 
---- world:step() -> number of colliding pairs. Finds every colliding pair (category and mask
--- first, then setFilter) and fires, in this order: "exit" for each pair that stopped
--- colliding (in pair order), then "enter" or "stay" for each colliding pair (pair order:
--- a added before b, pairs sorted by a then b). Each event calls the world handler, then the
--- shapes' own onEnter/onStay/onExit (a's, then b's with the response seen from b).
--- The events describe the world as it was when step began; handlers may add, remove and
--- move shapes (a pair whose shape is removed gets its exit at once and no further event).
-function World:step()
-  if self.stepping then
-    error("step: cannot step the world from inside one of its handlers", 2)
+-- Reads what hash:step changed into the records: those ended are no longer alive, those
+-- re-tested get their responses refilled when next used, and new ones get records, listed
+-- in scratch.added in pair order (a pair still told from before, its exit put off by an
+-- error, takes its record back instead). Returns how many were added.
+local function applyDelta(self)
+  local scratch = self.scratch
+  local buf, added, gone = scratch.delta, scratch.added, scratch.gone
+  local byId, byHandle = self.byId, self.byHandle
+  for id in pairs(gone) do
+    gone[id] = nil
   end
-  local A, B = self.pairA, self.pairB
-  local n = self.hash:step(A, B)
-  local frame = self.frame + 1
-  self.frame = frame
-  local filter, contacts, token = self.filter, self.contacts, self.token
-  local kinds, recs, ks, as, bs, tas, tbs =
-    self.evKind, self.evRec, self.evK, self.evA, self.evB, self.evTa, self.evTb
-  local ne = 0
-  for k = 1, n do
-    local a, b = A[k], B[k]
-    if filter == nil or filter(a, b) ~= false then
-      ne = ne + 1
-      local ca = contacts[a]
-      local rec = ca and ca[b]
-      ks[ne] = k
-      if rec then
-        rec.seen = frame
-        kinds[ne], recs[ne] = STAY, rec
-      else
-        -- an enter also needs the memberships, to tell if they change before it fires
-        kinds[ne], recs[ne] = ENTER, false
-        as[ne], bs[ne], tas[ne], tbs[ne] = a, b, token[a], token[b]
+  local ne, na, nu = self.hash:step(buf)
+  -- (A finalizer run by an allocation below may remove shapes: their contacts are gone.)
+  for i = 1, ne do
+    endRecord(byId, buf[i])
+  end
+  local o, nadd = ne, 0
+  for _ = 1, na do
+    local id, a, b = buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]]
+    o = o + 3
+    if not gone[id] then
+      local rec, made = recordFor(self, id, a, b)
+      if made then
+        nadd = nadd + 1
+        added[nadd] = rec
       end
     end
   end
-  for i = ne + 1, self.nevents do
-    as[i], bs[i], recs[i] = nil, nil, nil
+  for i = o + 1, o + nu do
+    local rec = byId[buf[i]]
+    if rec then
+      rec.freshA, rec.freshB = true, true
+    end
   end
-  self.nevents = ne
-  local old, exits, nx = self.list, self.exits, 0
-  local nold = #old
-  for i = 1, nold do
-    local rec = old[i]
-    if rec.alive and rec.seen ~= frame then
+  return nadd
+end
+
+-- Rebuilds the records from every contact the hash holds, for a step after one that ran out
+-- of memory half-way through reading its delta (the delta is then lost): the pairs told
+-- keep their records, and those no longer in contact stay listed for their exits.
+local function resync(self)
+  local buf = self.scratch.delta
+  local byId, byHandle = self.byId, self.byHandle
+  self.hash:step(buf) -- (brings the contacts up to date; its delta is not needed)
+  local list = {}
+  for _, rec in ipairs(self.list) do
+    rec.alive = false
+    if rec.told then
+      list[#list + 1] = rec
+    end
+  end
+  for id in pairs(byId) do
+    byId[id] = nil
+  end
+  for o = 0, 3 * (self.hash:contacts(buf) - 1), 3 do
+    local rec, made = recordFor(self, buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]])
+    if made then
+      list[#list + 1] = rec
+    end
+  end
+  sort(list, byTokens)
+  self.list, self.scratch.list = list, {}
+end
+
+-- Merges the records added into the list (both in pair order) and lists the events: for a
+-- record alive that setFilter accepts, an enter or a stay; for a record told that is no
+-- longer alive or that setFilter now refuses, an exit. Records neither alive nor told leave.
+local function prepare(self, nadd)
+  local scratch = self.scratch
+  local old, list, added = self.list, scratch.list, scratch.added
+  local exits, events = scratch.exits, scratch.events
+  local filter = self.filter
+  local nold, i, j, n, nx, ne = #old, 1, 1, 0, 0, 0
+  while i <= nold or j <= nadd do
+    local rec
+    local p, q = old[i], added[j]
+    if q == nil or (p ~= nil and (p.ta < q.ta or (p.ta == q.ta and p.tb < q.tb))) then
+      rec, i = p, i + 1
+    else
+      rec, j = q, j + 1
+      added[j - 1] = nil
+    end
+    if rec.alive then
+      n = n + 1
+      list[n] = rec
+      if filter == nil or filter(rec.a, rec.b) ~= false then
+        ne = ne + 1
+        events[ne] = rec
+      elseif rec.told then
+        nx = nx + 1
+        exits[nx] = rec
+      end
+    elseif rec.told then
+      n = n + 1
+      list[n] = rec
       nx = nx + 1
       exits[nx] = rec
     end
   end
-  for i = nx + 1, self.nexits do
+  for k = n + 1, #list do
+    list[k] = nil
+  end
+  for k = 1, nold do
+    old[k] = nil
+  end
+  self.list, scratch.list = list, old
+  exits.n, events.n = nx, ne
+  return ne
+end
+
+-- Empties the event lists (they would keep their shapes alive).
+local function clearEvents(scratch)
+  local exits, events = scratch.exits, scratch.events
+  for i = 1, exits.n do
     exits[i] = nil
   end
-  self.nexits = nx
+  for i = 1, events.n do
+    events[i] = nil
+  end
+  exits.n, events.n = 0, 0
+end
 
+--- world:step() -> number of colliding pairs. Finds every colliding pair (static pairs,
+-- category and mask first, then setFilter) and fires, in this order: "exit" for each pair
+-- that stopped colliding (in pair order), then "enter" or "stay" for each colliding pair
+-- (pair order: a added before b, pairs sorted by a then b). Each event calls the world
+-- handler, then the shapes' own onEnter/onStay/onExit (a's, then b's with the response seen
+-- from b). Only the pairs of shapes changed since the last step are tested again; the
+-- others keep their response. The events describe the world as it was when step began;
+-- handlers may add, remove and move shapes (a pair whose shape is removed gets its exit at
+-- once and no further event).
+function World:step()
+  if self.stepping then
+    error("step: cannot step the world from inside one of its handlers", 2)
+  end
+  local nadd = 0
+  if self.lost then
+    resync(self)
+  else
+    self.lost = true -- until the delta is read and listed (memory may run out before)
+    nadd = applyDelta(self)
+  end
+  local ne = prepare(self, nadd)
+  self.lost = false
   self.stepping = true
   local ok, err = pcall(fire, self)
   self.stepping = false
-
-  for i = 1, nx do
-    exits[i] = nil
-  end
-  self.nexits = 0
-  local list
-  if ok then
-    list = self.spare
-    local m = 0
-    for i = 1, ne do
-      local rec = recs[i]
-      if rec and rec.alive then
-        m = m + 1
-        list[m] = rec
-      end
-    end
-    for i = m + 1, #list do
-      list[i] = nil
-    end
-  else
-    list = rebuildAfterError(self, old, nold)
-  end
-  self.list, self.spare = list, old
-  for i = 1, nold do
-    old[i] = nil
-  end
+  clearEvents(self.scratch)
   if not ok then
     error(err, 0)
   end
@@ -570,135 +753,210 @@ local function defaultMoveFilter()
   return "slide"
 end
 
--- The move filter's answer for other (asked once per move and other).
-local function moveType(self, shape, other, filter, memo)
-  local kind = memo[other]
-  if kind == nil then
-    if not allowed(self, shape, other) then
-      kind = false
-    else
-      local r = filter(shape, other)
-      if r == nil or r == false then
-        kind = false
-      elseif MOVE_TYPES[r] then
-        kind = r
-      else
-        error(("move: the filter returned %s; expected \"slide\", \"touch\", \"cross\" or nil")
-          :format(tostring(r)), 3)
-      end
-    end
-    memo[other] = kind
+-- Takes the world's move state (or, for a move made from inside a move's filter, a new one).
+local function takeMoveState(self, shape, filter, cols)
+  local scratch = self.scratch
+  local mv = scratch.move
+  if mv then
+    scratch.move = false
+  else
+    mv = newMoveState()
   end
+  mv.shape, mv.filter, mv.cols, mv.ncols = shape, filter, cols, 0
+  return mv
+end
+
+-- Clears what refers to shapes and gives the state back. A move ended by an error never
+-- gets here: its state is dropped, not reused half-done.
+local function releaseMoveState(self, mv)
+  local seen = mv.seen
+  for i = 1, mv.nseen do
+    seen[i] = false
+  end
+  mv.nseen, mv.npinned = 0, 0
+  mv.shape, mv.filter, mv.cols = false, false, false
+  self.scratch.move = mv
+end
+
+-- Where other is in the move's list of shapes met, adding it when new.
+local function slotOf(mv, other)
+  local seen, n = mv.seen, mv.nseen
+  for i = 1, n do
+    if seen[i] == other then
+      return i
+    end
+  end
+  n = n + 1
+  seen[n], mv.kinds[n], mv.reported[n], mv.nseen = other, nil, false, n
+  return n
+end
+
+-- The move filter's answer for other, asked once per move and other: false (ignore),
+-- "slide", "touch" or "cross". Its error is raised at level 4, the caller of move.
+local function moveType(self, mv, other)
+  local i = slotOf(mv, other)
+  local kind = mv.kinds[i]
+  if kind ~= nil then
+    return kind
+  end
+  local shape = mv.shape
+  kind = false
+  if allowed(self, shape, other) then
+    local r = mv.filter(shape, other)
+    if MOVE_TYPES[r] then
+      kind = r
+    elseif r ~= nil and r ~= false then
+      error(("move: the filter returned %s; expected \"slide\", \"touch\", \"cross\" or nil")
+        :format(tostring(r)), 4)
+    end
+  end
+  mv.kinds[i] = kind
   return kind
 end
 
-local function record(self, cols, met, shape, other, kind, x, y, overlap, nx, ny, aInB, bInA)
-  if met[other] then
+-- Adds the hit at offset o to the collisions, once per other shape: a response from the
+-- hit's slots plus other, type and (x, y), where the shape was when it met the other. The
+-- collision tables already in the list are reused.
+local function report(self, mv, o, kind, x, y)
+  local buf, reported = mv.buf, mv.reported
+  local other = self.byHandle[buf[o + HIT_OTHER]]
+  local i = slotOf(mv, other)
+  if reported[i] then
     return
   end
-  met[other] = true
-  local c = { a = shape, b = other, other = other, type = kind, x = x, y = y }
-  self.hash:response(c, overlap, nx, ny, aInB, bInA)
-  cols[#cols + 1] = c
+  reported[i] = true
+  local cols, n = mv.cols, mv.ncols + 1
+  local c = cols[n]
+  if type(c) ~= "table" then
+    local spare = self.scratch.spare
+    local ns = #spare
+    if ns > 0 then
+      c, spare[ns] = spare[ns], nil
+    else
+      c = {}
+    end
+    cols[n] = c
+  end
+  mv.ncols = n
+  c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
+  self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
+    buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0)
 end
 
---- world:move(shape, dx, dy [, filter]) -> x, y, collisions
+-- Step 1 of a move: the first of the n hits (in time order) that the filter does not
+-- ignore or let cross: its offset in the buffer and kind, or nil. Crossed hits before it
+-- are reported on the way.
+local function firstBlock(self, mv, n)
+  local buf, shape, byHandle = mv.buf, mv.shape, self.byHandle
+  for o = 0, (n - 1) * HIT_STRIDE, HIT_STRIDE do
+    local kind = moveType(self, mv, byHandle[buf[o + HIT_OTHER]])
+    if kind == "cross" then
+      local x, y = shape:position()
+      report(self, mv, o, kind, x + buf[o + HIT_MX], y + buf[o + HIT_MY])
+    elseif kind then
+      return o, kind
+    end
+  end
+  return nil
+end
+
+-- Step 2: the response to the hit at o. A shape overlapping at the start is pushed out by
+-- the minimum translation, its motion kept; otherwise it advances to the touch, which uses
+-- up that much of the motion (vx, vy). Returns the motion left.
+local function respond(self, mv, o, kind, vx, vy)
+  local buf, shape = mv.buf, mv.shape
+  local x, y = shape:position()
+  if buf[o + HIT_OVERLAPPING] ~= 0 then
+    report(self, mv, o, kind, x, y)
+    local depth = buf[o + HIT_OVERLAP]
+    shape:move(-buf[o + HIT_NX] * depth, -buf[o + HIT_NY] * depth)
+    return vx, vy
+  end
+  local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+  if mx ~= 0 or my ~= 0 then
+    shape:move(mx, my)
+    mv.npinned = 0 -- the surfaces pressed so far are behind, no longer pinning
+    x, y = shape:position()
+  end
+  report(self, mv, o, kind, x, y)
+  return vx - mx, vy - my
+end
+
+-- Step 3: removes the part of the motion that presses into the surface met, of normal
+-- (nx, ny): all of it for "touch"; for "slide" the part along the normal, and the rest too
+-- when that still presses into a surface met before (wedged between two surfaces).
+local function unpress(mv, kind, nx, ny, vx, vy)
+  if kind == "touch" then
+    return 0, 0
+  end
+  local d = vx * nx + vy * ny
+  if d > 0 then
+    vx, vy = vx - d * nx, vy - d * ny
+  end
+  local pinned, np = mv.pinned, mv.npinned
+  local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
+  for p = 1, np, 2 do
+    if vx * pinned[p] + vy * pinned[p + 1] > eps then
+      vx, vy = 0, 0
+      break
+    end
+  end
+  pinned[np + 1], pinned[np + 2] = nx, ny
+  mv.npinned = np + 2
+  return vx, vy
+end
+
+--- world:move(shape, dx, dy [, filter] [, cols]) -> x, y, collisions
 -- Moves the shape by (dx, dy), resolving against what it meets on the way (continuous:
 -- nothing is tunnelled through, whatever the speed). filter(shape, other) answers per other
 -- shape: "slide" (the default: stop at the contact and slide along the surface for the rest
 -- of the motion), "touch" (stop there), "cross" (pass through, but report it) or nil
--- (ignore). Shapes the categories, masks or setFilter keep apart are ignored. A shape that
--- starts overlapping a "slide" or "touch" shape is first pushed out by the minimum
--- translation. Returns the final position and the list of collisions in the order they
--- happened, each other shape once: a response (a = shape, b = other, overlap, normal from the
--- shape toward the other, mtv, aInB, bInA) plus other, type, and x, y: where the shape was
--- when it met the other. A contact met on the way has overlap 0.
-function World:move(shape, dx, dy, filter)
+-- (ignore). Shapes the categories, masks or setFilter keep apart are ignored, and a static
+-- shape moved ignores the other static ones. A shape that starts overlapping a "slide" or
+-- "touch" shape is first pushed out by the minimum translation. Returns the final position
+-- and the list of collisions in the order they happened, each other shape once: a response
+-- (a = shape, b = other, overlap, normal from the shape toward the other, mtv, aInB, bInA)
+-- plus other, type, and x, y: where the shape was when it met the other. A contact met on
+-- the way has overlap 0. A cols table given is filled and returned instead of a new list,
+-- its collision tables reused (those it had past the count too, by later moves).
+function World:move(shape, dx, dy, a, b)
   checkMember(self, "move", 1, shape)
   checkCoord("move", 2, dx)
   checkCoord("move", 3, dy)
-  checkOptFunction("move", 4, filter)
-  do -- where the move could end must be in range, or it would fail halfway
-    local x, y = shape:position()
-    checkCoord("move", 2, x + dx)
-    checkCoord("move", 3, y + dy)
-  end
-  filter = filter or defaultMoveFilter
-  local hash, buf = self.hash, self.sweepBuf
-  if self.moving then
-    buf = {} -- a move from inside a move's filter
-  end
-  self.moving = true
-  local cols, met, memo = {}, {}, {}
-  local pinned, npinned = {}, 0
+  local filter, cols = trailing("move", 4, a, b)
+  local x, y = shape:position()
+  checkCoord("move", 2, x + dx) -- where it could end, or it would fail halfway
+  checkCoord("move", 3, y + dy)
+  local mv = takeMoveState(self, shape, filter or defaultMoveFilter, cols or {})
+  local hash, buf = self.hash, mv.buf
   local vx, vy = dx, dy
-  local sync = true
   for _ = 1, MAX_MOVE_STEPS do
-    local n = hash:sweep(shape, vx, vy, buf, sync)
-    sync = false -- only this shape changes from here on
-    local blocked = false
-    for k = 0, n - 1 do
-      local o = k * 10
-      local other = buf[o + 1]
-      local kind = moveType(self, shape, other, filter, memo)
-      if kind then
-        local mx, my, nx, ny, overlap, overlapping =
-          buf[o + 3], buf[o + 4], buf[o + 5], buf[o + 6], buf[o + 7], buf[o + 8]
-        if kind == "cross" then
-          local x, y = shape:position()
-          record(self, cols, met, shape, other, kind, x + mx, y + my, overlap, nx, ny,
-            buf[o + 9], buf[o + 10])
-        else
-          local x, y = shape:position()
-          if overlapping then
-            record(self, cols, met, shape, other, kind, x, y, overlap, nx, ny, buf[o + 9],
-              buf[o + 10])
-            shape:move(-nx * overlap, -ny * overlap)
-          else
-            if mx ~= 0 or my ~= 0 then
-              shape:move(mx, my)
-              npinned = 0
-              x, y = shape:position()
-            end
-            record(self, cols, met, shape, other, kind, x, y, 0, nx, ny, false, false)
-            vx, vy = vx - mx, vy - my
-          end
-          if kind == "touch" then
-            vx, vy = 0, 0
-          else
-            local d = vx * nx + vy * ny
-            if d > 0 then
-              vx, vy = vx - d * nx, vy - d * ny
-            end
-            local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
-            for p = 1, npinned, 2 do
-              if vx * pinned[p] + vy * pinned[p + 1] > eps then
-                vx, vy = 0, 0 -- wedged between two surfaces
-                break
-              end
-            end
-            pinned[npinned + 1], pinned[npinned + 2] = nx, ny
-            npinned = npinned + 2
-          end
-          blocked = true
-          break
-        end
-      end
+    local n = hash:sweep(shape, vx, vy, buf)
+    local o, kind
+    if n > 0 then -- (most moves meet nothing: no call then)
+      o, kind = firstBlock(self, mv, n)
     end
-    if not blocked then
+    if o == nil then
       if vx ~= 0 or vy ~= 0 then
         shape:move(vx, vy)
       end
       break
     end
+    vx, vy = respond(self, mv, o, kind, vx, vy)
+    vx, vy = unpress(mv, kind, buf[o + HIT_NX], buf[o + HIT_NY], vx, vy)
   end
-  for i = 1, #buf do
-    buf[i] = nil
+  cols = mv.cols
+  local spare = self.scratch.spare
+  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
+    local c = cols[i]
+    if type(c) == "table" then
+      c.a, c.b, c.other = false, false, false
+      spare[#spare + 1] = c
+    end
+    cols[i] = nil
   end
-  if buf == self.sweepBuf then
-    self.moving = false
-  end
-  local x, y = shape:position()
+  releaseMoveState(self, mv)
+  x, y = shape:position()
   return x, y, cols
 end
 
