@@ -311,9 +311,8 @@ describe("hot calls allocate nothing", function()
 
   local a, b = sat.polygon(ngon(8, 0, 0, 1)), sat.circle(1.5, 0.2, 1)
   local N = 100000
-  -- Measured: 0 bytes on every Lua. One small object per call would be megabytes (16 bytes
-  -- at least, 1.6 MB); the slack is for LuaJIT compiling a side trace late, which now and
-  -- then happens after the warm-up (1 to 7 kB seen; traces are objects the collector counts).
+  -- One small object per call would be megabytes (16 bytes at least); the slack is for
+  -- LuaJIT now and then compiling a side trace after the warm-up (traces are collectable).
   local limit = 16 * 1024
 
   it("sat.test", function()

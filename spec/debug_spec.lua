@@ -14,7 +14,7 @@ local function fakeLove()
                             args = { ... } }
     end
   end
-  for _, name in ipairs({ "polygon", "circle", "line", "rectangle" }) do record(name) end
+  for _, name in ipairs({ "polygon", "circle", "line", "rectangle", "print" }) do record(name) end
   function g.setColor(r, gg, b, a)
     if type(r) == "table" then r, gg, b, a = r[1], r[2], r[3], r[4] end
     color = { r, gg, b, a or 1 }
@@ -129,6 +129,49 @@ describe("sat.debug with a fake love.graphics", function()
     sameList({ 50, 60, 7 }, { circles[1].args[2], circles[1].args[3], circles[1].args[4] })
     local spoke = only(calls, "line")[1].args
     sameList({ 50, 60, 50, 67 }, spoke, 1e-9)
+  end)
+
+  it("draws a segment as a line between its endpoints, filled or not", function()
+    local s = sat.segment(10, 20, 40, -5)
+    d.drawShape(s)
+    d.drawShape(s, "fill")
+    local lines = only(calls, "line")
+    assert.are.equal(2, #lines)
+    assert.are.same({ 10, 20, 40, -5 }, lines[1].args)
+    assert.are.same({ 10, 20, 40, -5 }, lines[2].args)
+    assert.are.same({}, only(calls, "polygon"))
+  end)
+
+  it("draws a capsule as a pill: one convex polygon on its outline", function()
+    local c = sat.capsule(10, 20, 50, 50, 6) -- 50 long
+    d.drawShape(c, "fill")
+    local polys = only(calls, "polygon")
+    assert.are.equal(1, #polys)
+    assert.are.equal("fill", polys[1].args[1])
+    local pts = polys[1].args[2]
+    assert.are.equal(4 * (d.capSteps + 1), #pts) -- two half circles, ends included
+    -- every point is on the outline: 6 from the segment
+    local function dist(px, py)
+      local ux, uy = 40 / 50, 30 / 50
+      local t = math.max(0, math.min(50, (px - 10) * ux + (py - 20) * uy))
+      return math.sqrt((px - 10 - ux * t) ^ 2 + (py - 20 - uy * t) ^ 2)
+    end
+    for i = 1, #pts, 2 do
+      assert.is_near(6, dist(pts[i], pts[i + 1]), 1e-9)
+    end
+    -- the points reach both ends: the farthest along the segment are its ends plus r
+    local lo, hi = math.huge, -math.huge
+    for i = 1, #pts, 2 do
+      local along = (pts[i] - 10) * 0.8 + (pts[i + 1] - 20) * 0.6
+      lo, hi = math.min(lo, along), math.max(hi, along)
+    end
+    assert.is_near(-6, lo, 1e-9)
+    assert.is_near(56, hi, 1e-9)
+    -- radius 0: its segment; equal endpoints: its circle
+    d.drawShape(sat.capsule(0, 0, 5, 5, 0))
+    assert.are.same({ 0, 0, 5, 5 }, only(calls, "line")[1].args)
+    d.drawShape(sat.capsule(3, 4, 3, 4, 2))
+    assert.are.same({ "line", 3, 4, 2 }, only(calls, "circle")[1].args)
   end)
 
   it("draws bounding boxes as rectangles", function()
@@ -351,5 +394,139 @@ describe("sat.debug with a fake love.graphics", function()
     has(err(function() d.cells({ shapes = function() return {} end }) end),
         "cannot list its cells")
     assert.are.equal(0, #calls) -- nothing drawn on an error
+  end)
+
+  -- The lines drawn for each axis, in order: its ruler, a's bar, b's bar, and on the
+  -- deciding axis the gap or overlap between them and four guides (from the ends of a's and
+  -- b's projections); after `skip` lines of the shapes (a circle's spoke).
+  local function axisLines(e, skip)
+    local lines, at, out = only(calls, "line"), 1 + (skip or 0), {}
+    for k = 1, #e.axes do
+      out[k] = {}
+      for i = 1, k == e.deciding and 8 or 3 do
+        out[k][i] = lines[at]
+        at = at + 1
+      end
+    end
+    return out, lines
+  end
+
+  -- A bar's two ends, projected on the axis: where it starts and ends along it.
+  local function along(line, ax)
+    local a = line.args
+    local p, q = a[1] * ax.nx + a[2] * ax.ny, a[3] * ax.nx + a[4] * ax.ny
+    return math.min(p, q), math.max(p, q)
+  end
+
+  it("explains: both shapes, every axis as a ruler with both projections, the gap that separates", function()
+    local a, b = sat.box(0, 0, 10, 10), sat.box(12, 2, 8, 4)
+    fake.graphics.setColor(0.1, 0.2, 0.3, 0.4)
+    local e = d.explain(a, b)
+    assert.are.same(sat.explain(a, b).axes, e.axes)
+    local polys = only(calls, "polygon") -- each filled faintly, then outlined
+    assert.are.equal(4, #polys)
+    sameList(a:vertices(), polys[1].args[2])
+    sameList(a:vertices(), polys[2].args[2])
+    assert.are.same({ "fill", "line", "fill", "line" },
+      { polys[1].args[1], polys[2].args[1], polys[3].args[1], polys[4].args[1] })
+    local ca = d.colors.a
+    assert.are.same({ ca[1], ca[2], ca[3], d.explainFill }, polys[1].color)
+    assert.are.same(d.colors.a, polys[2].color)
+    assert.are.same(d.colors.b, polys[4].color)
+    local per, lines = axisLines(e)
+    assert.are.equal(8 * 3 + 5, #lines)
+    -- how far beside the shapes a ruler runs: about the middle of the two boxes, (10, 5)
+    local function beside(k)
+      local r, ax = per[k][1].args, e.axes[k]
+      return (r[1] - 10) * -ax.ny + (r[2] - 5) * ax.nx
+    end
+    for k, ax in ipairs(e.axes) do
+      local ruler, abar, bbar = per[k][1], per[k][2], per[k][3]
+      assert.are.same(k == 2 and d.colors.gap or d.colors.axis, ruler.color)
+      assert.are.same(d.colors.a, abar.color)
+      assert.are.same(d.colors.b, bbar.color)
+      -- the bars are the projections, on a ruler parallel to the axis
+      local lo, hi = along(abar, ax)
+      assert.is_near(ax.aMin, lo, 1e-9)
+      assert.is_near(ax.aMax, hi, 1e-9)
+      lo, hi = along(bbar, ax)
+      assert.is_near(ax.bMin, lo, 1e-9)
+      assert.is_near(ax.bMax, hi, 1e-9)
+      -- every ruler at least d.axisGap beyond the disk that holds both (radius sqrt(125))
+      assert.is_true(beside(k) >= math.sqrt(125) + d.axisGap - 1e-9)
+    end
+    -- the gap: between a's right side (10) and b's left (12) along axis 2, (1, 0)
+    local gap = per[2][4]
+    assert.are.same({ d.colors.gap[1], d.colors.gap[2], d.colors.gap[3], 0.55 }, gap.color)
+    assert.are.same({ 10, 12 }, { along(gap, e.axes[2]) })
+    -- the guides: square to the axis, from a's and b's projections' ends (0, 10, 12, 20 along
+    -- x) back across the shapes (over y from 5 - sqrt(125) to 5 + sqrt(125) at least)
+    for i, x in ipairs({ 0, 10, 12, 20 }) do
+      local g = per[2][4 + i].args
+      assert.are.same({ x, x }, { g[1], g[3] })
+      local reach = math.sqrt(125) - 1e-9
+      assert.is_true(math.min(g[2], g[4]) <= 5 - reach and math.max(g[2], g[4]) >= 5 + reach)
+    end
+    -- parallel axes (a's and b's edges) on rulers apart from each other
+    assert.is_near(d.axisStep, beside(5) - beside(1), 1e-9)
+    -- each axis numbered; nothing touches: no contact point
+    assert.are.equal(8, #only(calls, "print"))
+    assert.are.same({ "1", "2" }, { only(calls, "print")[1].args[1], only(calls, "print")[2].args[1] })
+    assert.are.equal(0, #only(calls, "circle"))
+    assert.are.same({ 0.1, 0.2, 0.3, 0.4 }, { fake.graphics.getColor() })
+    assert.are.equal(1, fake.graphics.getLineWidth())
+  end)
+
+  it("explains: the axis that gave the MTV highlighted, the overlap on it, the MTV, the contacts", function()
+    local a, b = sat.box(0, 0, 10, 10), sat.circle(13, 14, 6)
+    local e = d.explain(a, b)
+    assert.are.equal(5, e.deciding)
+    local per, lines = axisLines(e, 1)
+    assert.are.equal(1 + 5 * 3 + 5 + 2, #lines) -- the spoke, the axes, the MTV's shaft and head
+    local ruler, overlap = per[5][1], per[5][4]
+    assert.are.same(d.colors.mtv, ruler.color)
+    assert.are.equal(0.55, overlap.color[4])
+    local lo, hi = along(overlap, e.axes[5])
+    assert.is_near(13, lo, 1e-12) -- the circle from 13, the corner up to 14
+    assert.is_near(14, hi, 1e-12)
+    -- one contact, where sat.contacts puts it, and the MTV from there
+    local n, cx, cy = sat.contacts(a, b)
+    assert.are.equal(1, n)
+    local dots = only(calls, "circle") -- the circle itself (filled, outlined), the contact
+    assert.are.equal(3, #dots)
+    assert.are.same({ "fill", 13, 14, 6 }, dots[1].args)
+    assert.are.same({ "line", 13, 14, 6 }, dots[2].args)
+    table.remove(dots, 1)
+    table.remove(dots, 1)
+    assert.are.same({ "fill", cx, cy, d.contactRadius }, dots[1].args)
+    assert.are.same(d.colors.contact, dots[1].color)
+    local shaft = lines[#lines - 1]
+    assert.are.same(d.colors.mtv, shaft.color)
+    sameList({ cx, cy, cx - 0.6 * e.overlap, cy - 0.8 * e.overlap }, shaft.args, 1e-12)
+  end)
+
+  it("explains round a given point, with two contacts for two faces", function()
+    local a, b = sat.box(0, 0, 10, 10), sat.box(4, 9, 4, 4)
+    local e = d.explain(a, b, 500, -300)
+    -- the first ruler, axis 1's (0, -1), runs beside (500, -300), far from the boxes
+    local first, ax = only(calls, "line")[1].args, e.axes[1]
+    assert.is_true((first[1] - 500) * -ax.ny + (first[2] + 300) * ax.nx >= d.axisGap)
+    assert.is_true(first[1] > 400)
+    local dots = only(calls, "circle")
+    assert.are.equal(2, #dots)
+    local n, x1, y1, x2, y2 = sat.contacts(a, b)
+    assert.are.equal(2, n)
+    assert.are.same({ x1, y1, x2, y2 }, { dots[1].args[2], dots[1].args[3], dots[2].args[2], dots[2].args[3] })
+  end)
+
+  it("explains nothing on bad input, and names the function and the argument", function()
+    local p = sat.box(0, 0, 1, 1)
+    has(err(function() d.explain("box", p) end), "bad argument #1 to 'explain' (shape expected, got string)")
+    has(err(function() d.explain(p) end), "bad argument #2 to 'explain' (shape expected, got nil)")
+    has(err(function() d.explain(p, p, "1") end), "bad argument #3 to 'explain' (number expected, got string)")
+    has(err(function() d.explain(p, p, 1, {}) end), "bad argument #4 to 'explain' (number expected, got table)")
+    assert.are.equal(0, #calls)
+    _G.love = nil
+    has(err(function() d.explain(p, p) end), "sat.debug needs LÖVE (love.graphics)")
   end)
 end)

@@ -23,8 +23,8 @@ describe("garbage collection", function()
   end
 
   it("frees tens of thousands of dropped shapes, fields, vecs and responses", function()
-    -- Under LuaJIT the FFI path's table of the shapes' own metatables (src/lsat.c) keeps the
-    -- size of its peak, like any Lua table: a first round sets it.
+    -- Under LuaJIT the FFI path's table of the shapes' own metatables keeps the size of its
+    -- peak, like any Lua table: a first round sets it.
     build(20000, {})
     local start = settle()
     local live = {}

@@ -28,4 +28,35 @@ function support.ngon(n, cx, cy, r, clockwise)
   return t
 end
 
+-- Kilobytes f() allocates, the collector stopped around it: f runs once before (buffers
+-- reach their size) and once after a collection (which shrinks a few things that the next
+-- round grows back), then once measured. Under LuaJIT, compiled traces are collectable
+-- objects too: callers turn the compiler off.
+function support.allocated(f)
+  f()
+  collectgarbage()
+  collectgarbage("stop")
+  f()
+  local before = collectgarbage("count")
+  f()
+  local grown = collectgarbage("count") - before
+  collectgarbage("restart")
+  return grown
+end
+
+-- Seeded random numbers, the same on every Lua (math.random is not): Park-Miller.
+-- r.next() in (0, 1), r.range(a, b), r.int(a, b) (both ends included).
+function support.rng(seed)
+  local state = seed
+  local function next01()
+    state = state * 16807 % 2147483647
+    return state / 2147483647
+  end
+  return {
+    next = next01,
+    range = function(a, b) return a + (b - a) * next01() end,
+    int = function(a, b) return a + math.floor(next01() * (b - a + 1)) end,
+  }
+end
+
 return support

@@ -392,11 +392,86 @@ describe("world:move", function()
     assert.truthy(msg(function() world:move(player, 1, 0 / 0) end)
       :find("bad argument #3 to 'move' (finite number expected", 1, true))
     assert.truthy(msg(function() world:move(player, 1, 1, 5) end)
-      :find("bad argument #4 to 'move' (function expected, got number)", 1, true))
+      :find("bad argument #4 to 'move' (function or table expected, got number)", 1, true))
     assert.truthy(msg(function() world:move(player, 0, 100, function() return "bounce" end) end)
       :find("move: the filter returned bounce", 1, true))
     -- nothing moved by the failed calls
     at(player, 60, 60)
     assert.is_false(sat.test(player, floor))
+  end)
+
+  it("blames the filter's wrong answer on the line that called move", function()
+    local world, _, _, player = room()
+    local ok, e = pcall(function()
+      world:move(player, 0, 100, function() return true end) -- this line
+    end)
+    assert.is_false(ok)
+    local line = debug.getinfo(1, "l").currentline - 3
+    assert.truthy(tostring(e):find("world_move_spec.lua:" .. line ..
+      ": move: the filter returned true", 1, true), tostring(e))
+  end)
+
+  it("starts afresh after a move its filter ended with an error", function()
+    local world, floor, wall, player = room()
+    local ok = pcall(world.move, world, player, 200, 100, function(_, other)
+      if other == floor then return "cross" end
+      return "bounce" -- asked for the wall, after the floor was crossed
+    end)
+    assert.is_false(ok)
+    at(player, 60, 60)
+    -- the failed move's answers are gone: the floor is "slide" again
+    local x, y, cols = world:move(player, 200, 100)
+    assert.are.equal(140, x)
+    assert.are.equal(90, y)
+    assert.are.equal(2, #cols)
+    assert.are.equal(floor, cols[1].other)
+    assert.are.equal("slide", cols[1].type)
+    assert.are.equal(wall, cols[2].other)
+  end)
+
+  it("lets a filter move another shape, each move keeping its own state", function()
+    local world, floor, wall, player = room()
+    local other = world:add(sat.box(0, 0, 10, 10)) -- centred (5, 5), above the floor
+    local inner
+    local x, y, cols = world:move(player, 200, 100, function(_, met)
+      if met == wall and not inner then
+        inner = { world:move(other, 0, 200) } -- lands on the floor
+      end
+      return "slide"
+    end)
+    assert.are.equal(140, x)
+    assert.are.equal(90, y)
+    assert.are.equal(2, #cols)
+    assert.are.equal(floor, cols[1].other)
+    assert.are.equal(wall, cols[2].other)
+    assert.are.equal(5, inner[1])
+    assert.are.equal(95, inner[2])
+    assert.are.equal(1, #inner[3])
+    assert.are.equal(floor, inner[3][1].other)
+    assert.are.equal(other, inner[3][1].a)
+  end)
+
+  it("allocates nothing but its result list when it meets nothing", function()
+    local jit = rawget(_G, "jit")
+    if jit then jit.off() end -- compiled traces are collectable objects too: not ours
+    local world = sat.world(32)
+    world:add(sat.box(500, 500, 10, 10))
+    local player = world:add(sat.box(0, 0, 10, 10))
+    local N = 1000
+    local function moves()
+      for i = 1, N do
+        local d = i % 2 == 0 and 1 or -1
+        world:move(player, d, d)
+      end
+    end
+    local function tables()
+      local t
+      for _ = 1, N do t = {} end
+      return t
+    end
+    local allocated = require("spec.support").allocated
+    local bytesMoves, bytesTables = allocated(moves), allocated(tables)
+    if jit then jit.on() end
+    assert.are.equal(bytesTables, bytesMoves)
   end)
 end)

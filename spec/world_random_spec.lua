@@ -1,5 +1,6 @@
 -- The world against brute force: a few hundred mixed shapes (boxes, polygons, circles,
--- points; a tenth of a cell to ten cells across; some near (1e9, -1e9)) moving, rotating,
+-- points, segments, capsules; a tenth of a cell to ten cells across; some near (1e9, -1e9);
+-- a fifth of them static, which never pair with one another and are moved all the same) moving, rotating,
 -- scaling, coming and going over thousands of frames. Every frame the step's pairs must be
 -- exactly the pairs sat.test finds over all shapes, and every pair's enter/stay/exit
 -- sequence must be what that brute force says; every few frames each query is checked too.
@@ -28,7 +29,7 @@ end
 local function makeShape(R, x, y)
   local u = R.next()
   local size = CELL * (u < 0.8 and R.range(0.1, 1.5) or R.range(1.5, 10))
-  local kind = R.int(1, 10)
+  local kind = R.int(1, 12)
   if kind <= 3 then
     return sat.box(x - size / 2, y - size / 3, size, size * R.range(0.3, 1))
   elseif kind <= 6 then
@@ -41,6 +42,13 @@ local function makeShape(R, x, y)
     return sat.polygon(pts)
   elseif kind <= 9 then
     return sat.circle(x, y, size / 2)
+  elseif kind >= 11 then
+    local a, h = R.range(0, 2 * math.pi), size / 2
+    local dx, dy = h * math.cos(a), h * math.sin(a)
+    if kind == 11 then
+      return sat.segment(x - dx, y - dy, x + dx, y + dy)
+    end
+    return sat.capsule(x - dx / 2, y - dy / 2, x + dx / 2, y + dy / 2, size / 4)
   end
   return sat.point(x, y)
 end
@@ -96,6 +104,7 @@ local function simulate(seed, frames, population)
   local nextOrder = 0
   local far = {}         -- shape -> true: lives near (1e9, -1e9)
   local class, noPairs = {}, {} -- shape -> 1 (category 1, mask all) or 2 (2, 2); flag
+  local static = {}      -- shape -> true: added as static
   local contact = {}     -- key -> {a, b}: pairs in contact per our model
   local events = {}      -- filled by the handlers
   local checked = { pairs = 0, queries = 0, frames = 0, enters = 0, exits = 0 }
@@ -135,7 +144,9 @@ local function simulate(seed, frames, population)
     end
     s.noPairs = R.next() < 0.1 or nil
     noPairs[s] = s.noPairs
-    world:add(s)
+    static[s] = R.next() < 0.2 or nil
+    world:add(s, static[s] and "static" or nil)
+    assert(world:isStatic(s) == (static[s] == true))
     nextOrder = nextOrder + 1
     order[s] = nextOrder
     far[s] = isFar
@@ -150,18 +161,19 @@ local function simulate(seed, frames, population)
   -- plain bounding-box check (padded far beyond rounding) before sat.test.
   local function brute()
     local list, n = {}, #live
-    local X1, Y1, X2, Y2, cls, nop = {}, {}, {}, {}, {}, {}
+    local X1, Y1, X2, Y2, cls, nop, st = {}, {}, {}, {}, {}, {}, {}
     for i = 1, n do
       local s = live[i]
       local x1, y1, x2, y2 = s:bbox()
       local pad = 1e-9 * (math.abs(x1) + math.abs(y1) + (x2 - x1) + (y2 - y1))
       X1[i], Y1[i], X2[i], Y2[i] = x1 - pad, y1 - pad, x2 + pad, y2 + pad
-      cls[i], nop[i] = class[s], noPairs[s]
+      cls[i], nop[i], st[i] = class[s], noPairs[s], static[s]
     end
     for i = 1, n do
       local a, x1, y1, x2, y2, ca, na = live[i], X1[i], Y1[i], X2[i], Y2[i], cls[i], nop[i]
+      local sa = st[i]
       for j = i + 1, n do
-        if X1[j] <= x2 and x1 <= X2[j] and Y1[j] <= y2 and y1 <= Y2[j]
+        if X1[j] <= x2 and x1 <= X2[j] and Y1[j] <= y2 and y1 <= Y2[j] and not (sa and st[j])
           and cls[j] == ca and not (na and nop[j]) and sat.test(a, live[j]) then
           list[#list + 1] = { a, live[j] }
         end
@@ -344,7 +356,8 @@ local function simulate(seed, frames, population)
     local cols = world:collisions(s)
     want = {}
     for _, o in ipairs(live) do
-      if o ~= s and accepts(s, o) and not (s.noPairs and o.noPairs) and sat.test(s, o) then
+      if o ~= s and accepts(s, o) and not (s.noPairs and o.noPairs)
+        and not (static[s] and static[o]) and sat.test(s, o) then
         want[#want + 1] = o
       end
     end

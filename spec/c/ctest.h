@@ -101,6 +101,10 @@ void run_transform_tests(void);
 void run_query_tests(void);
 void run_collide_tests(void);
 void run_property_tests(void);
+void run_sweep_tests(void);
 void run_hash_tests(void);
+void run_segment_tests(void);
+void run_bigpoly_tests(void);
+void run_explain_tests(void);
 
 #endif

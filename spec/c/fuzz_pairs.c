@@ -1,17 +1,24 @@
 /*
  * fuzz_pairs.c - libFuzzer target for the C core (make fuzz FUZZ_SECONDS=N).
  *
- * The input bytes describe two shapes (circles, or polygons of up to 64 points: raw points,
- * points around a circle in angular order, or boxes) with arbitrary doubles, huge, tiny, NaN
- * and infinite ones included, then a sequence of transforms. Every function of sat.h is
- * called on them, and cheap invariants are checked with abort() on violation:
+ * The input bytes describe two shapes (circles, segments, capsules, or polygons of up to 64
+ * points: raw points, points around a circle in angular order, or boxes) with arbitrary
+ * doubles, huge, tiny, NaN and infinite ones included, then a sequence of transforms and a
+ * motion. Every function of sat.h is called on them, and cheap invariants are checked with
+ * abort() on violation:
  *   - a refused build or transform returns a status with a message, and a refused transform
  *     leaves the shape byte for byte unchanged;
  *   - queries return no NaN; a raycast hit has t in [0, 1] and a unit normal;
  *   - sat_test == sat_collide, in both orders; a shape touches itself;
  *   - a collision has a finite overlap >= 0, a finite unit normal, mtv = -normal * overlap;
  *     swapping the shapes negates the normal and swaps the flags, bit for bit;
- *   - a miss leaves the result untouched.
+ *   - a miss leaves the result untouched;
+ *   - a sweep's hit has t in [0, 1], a finite unit normal and a finite move, and when it
+ *     overlaps at the start it is sat_collide's result; sat_sweep_contact agrees with it and
+ *     gives a finite point;
+ *   - sat_explain gives sat_collide's verdict and result bit for bit, within its bound of
+ *     axes, the deciding one in range; sat_contacts gives 0 points when apart, else 1 or 2
+ *     finite ones, the same in both orders.
  * Refused inputs are fine; crashes, sanitizer reports and violations are not.
  */
 #include <math.h>
@@ -132,7 +139,18 @@ static sat_shape *make_shape(reader *r)
     uint8_t kind = byte(r);
     sat_status st;
     sat_shape *s;
-    if (kind & 1) {
+    if ((kind & 3) == 3) { /* a segment, or a capsule */
+        double x1 = number(r), y1 = number(r), x2 = number(r), y2 = number(r);
+        s = (sat_shape *)malloc(sat_segment_bytes());
+        if (!s)
+            return NULL;
+        if (kind & 4)
+            st = sat_capsule_init(s, x1, y1, x2, y2, number(r));
+        else
+            st = sat_segment_init(s, x1, y1, x2, y2);
+        if (st == SAT_OK)
+            check(s->kind == ((kind & 4) ? SAT_CAPSULE : SAT_SEGMENT));
+    } else if (kind & 1) {
         double x = number(r), y = number(r), rad = number(r);
         s = (sat_shape *)malloc(sat_circle_bytes());
         if (!s)
@@ -207,7 +225,7 @@ static void transform(reader *r, sat_shape *s)
     case 3: st = sat_shape_rotate(s, x); break;
     case 4: st = sat_shape_scale(s, x); break;
     case 5:
-        if (s->kind == SAT_CIRCLE)
+        if (s->kind == SAT_CIRCLE || s->kind == SAT_CAPSULE)
             st = sat_circle_set_radius(s, x);
         break;
     default: { /* copy into fresh memory and back */
@@ -242,9 +260,14 @@ static void queries(reader *r, const sat_shape *s)
     check(!isnan(p.x) && !isnan(p.y));
     check(!isnan(area) && area >= 0);
     check(isfinite(sat_shape_rotation(s)));
-    if (s->kind == SAT_CIRCLE) {
+    if (s->kind == SAT_CIRCLE || s->kind == SAT_CAPSULE) {
         check(sat_circle_radius(s) >= 0 && isfinite(sat_circle_radius(s)));
-    } else {
+    }
+    if (s->kind == SAT_SEGMENT || s->kind == SAT_CAPSULE) {
+        sat_vec e1, e2;
+        sat_segment_endpoints(s, &e1, &e2);
+        check(!isnan(e1.x) && !isnan(e1.y) && !isnan(e2.x) && !isnan(e2.y));
+    } else if (s->kind == SAT_POLYGON) {
         for (i = 0; i < s->count; i++) {
             sat_vec v = sat_polygon_vertex(s, i);
             check(!isnan(v.x) && !isnan(v.y));
@@ -309,6 +332,55 @@ static void pair(const sat_shape *a, const sat_shape *b)
     check(s.a_in_b == r.b_in_a && s.b_in_a == r.a_in_b);
 }
 
+static void explained(const sat_shape *a, const sat_shape *b)
+{
+    sat_axis axes[2 * MAX_POINTS + 5];
+    sat_explanation e;
+    sat_result r;
+    sat_vec p[2], q[2];
+    int hit = sat_collide(a, b, &r), n = sat_contacts(a, b, p), k;
+    int bound = (a->kind == SAT_POLYGON ? a->count : 0) + (b->kind == SAT_POLYGON ? b->count : 0) + 5;
+    check(sat_explain(a, b, &e, axes, (int)(sizeof axes / sizeof axes[0])) == hit);
+    check(e.hit == hit && e.count >= 1 && e.count <= bound);
+    check(e.deciding >= -1 && e.deciding < e.count);
+    check(!hit || memcmp(&e.result, &r, sizeof r) == 0);
+    check(hit ? n == 1 || n == 2 : n == 0);
+    check(sat_contacts(b, a, q) == n);
+    for (k = 0; k < n; k++) {
+        check(isfinite(p[k].x) && isfinite(p[k].y));
+        check(p[k].x == q[k].x && p[k].y == q[k].y);
+    }
+}
+
+static void sweep(reader *r, const sat_shape *a, const sat_shape *b)
+{
+    sat_vec v = vec(r);
+    sat_sweep_hit hit;
+    if (!sat_sweep(a, v, b, &hit))
+        return;
+    if (tracing())
+        fprintf(stderr, "sweep (%.17g, %.17g): overlapping %d t %.17g normal (%.17g, %.17g)\n",
+                v.x, v.y, hit.overlapping, hit.t, hit.result.normal.x, hit.result.normal.y);
+    check(hit.t >= 0 && hit.t <= 1);
+    check(isfinite(hit.move.x) && isfinite(hit.move.y));
+    {
+        sat_sweep_hit h2;
+        sat_vec p, still = {0.0, 0.0};
+        check(sat_sweep_contact(a, v, b, still, &h2, &p) == 1);
+        check(h2.t == hit.t && h2.result.normal.x == hit.result.normal.x &&
+              h2.result.normal.y == hit.result.normal.y);
+        check(isfinite(p.x) && isfinite(p.y));
+    }
+    check(isfinite(hit.result.normal.x) && isfinite(hit.result.normal.y));
+    check(fabs(hypot(hit.result.normal.x, hit.result.normal.y) - 1) < 1e-9);
+    if (hit.overlapping) {
+        sat_result c;
+        check(sat_collide(a, b, &c) == 1);
+        check(c.overlap == hit.result.overlap && c.normal.x == hit.result.normal.x &&
+              c.normal.y == hit.result.normal.y);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r;
@@ -330,6 +402,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     queries(&r, b);
     check(sat_test(a, a) == 1 && sat_test(b, b) == 1);
     pair(a, b);
+    explained(a, b);
+    sweep(&r, a, b);
+    sweep(&r, b, a);
     c = sat_shape_clone(a); /* an equal shape elsewhere in memory */
     if (c) {
         check(sat_test(a, c) == 1);

@@ -17,7 +17,7 @@ static void test_status_messages(void)
     static const sat_status all[] = {
         SAT_OK, SAT_ERR_NONFINITE, SAT_ERR_TOO_FEW_POINTS, SAT_ERR_ZERO_AREA,
         SAT_ERR_NOT_CONVEX, SAT_ERR_NEGATIVE_RADIUS, SAT_ERR_BAD_SCALE,
-        SAT_ERR_TOO_MANY_POINTS, SAT_ERR_NOMEM,
+        SAT_ERR_TOO_MANY_POINTS, SAT_ERR_NOMEM, SAT_ERR_SAME_POINTS, SAT_ERR_ANGLE,
     };
     const int n = (int)(sizeof all / sizeof all[0]);
     int i, j;

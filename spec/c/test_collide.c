@@ -1,7 +1,9 @@
 /*
  * test_collide.c - sat_test and sat_collide for every pair of kinds, in both orders, against
  * hand-computed overlaps, normals, MTVs and containment; touching (gap exactly 0, dyadic
- * coordinates) at edges and corners; near misses; far from the origin.
+ * coordinates) at edges and corners; near misses; far from the origin. Segments and capsules:
+ * every degenerate contact (parallel edges, end on end, end on a corner, collinear overlap,
+ * a segment through a circle's centre, a capsule of radius 0 and one with equal endpoints).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -315,6 +317,190 @@ static void test_extreme_sizes(void)
     }
 }
 
+static void test_polygon_segment(void)
+{
+    sat_shape *box = mk_box(0, 0, 4, 4), *s[8];
+    s[0] = mk_segment(1, 4, 3, 4);         /* flat on the top: parallel edges */
+    s[1] = mk_segment(1, 3, 3, 3);         /* sunk 1 into it */
+    s[2] = mk_segment(-1, 1, 5, 1);        /* right through it, 1 above the bottom */
+    s[3] = mk_segment(4, 4, 6, 6);         /* an end on the corner (4, 4) */
+    s[4] = mk_capsule(7, 8, 7, 12, 6);     /* an end 5 from the corner: 1 deep, exactly */
+    s[5] = mk_capsule(7, 8, 7, 12, 5);     /* ... touching it */
+    s[6] = mk_capsule(1, 5, 3, 5, 1.5);    /* lying on the top, 0.5 deep */
+    s[7] = mk_capsule(-1, 2, 5, 2, 3);     /* around the box (its corners 2 from the core) */
+    if (!box || !all_built(s, 8))
+        goto done;
+    /* the segment first: the normal points from it toward the box */
+    expect("segment flat on a box", s[0], box, 0, 0, -1, 0, 1, 0);
+    expect("segment sunk into a box", s[1], box, 1, 0, -1, 0, 1, 0);
+    expect("segment through a box", s[2], box, 1, 0, 1, 0, 0, 0);
+    expect("segment's end on a box's corner", s[3], box, 0, ANY, ANY, 0, 0, 0);
+    expect("capsule's end into a box's corner", s[4], box, 1, -0.6, -0.8, 1e-15, 0, 0);
+    expect("capsule's end touching a box's corner", s[5], box, 0, -0.6, -0.8, 1e-15, 0, 0);
+    expect("capsule lying on a box", s[6], box, 0.5, 0, -1, 0, 0, 0);
+    expect("box inside a capsule", box, s[7], 5, 0, ANY, 0, 1, 0);
+done:
+    sat_shape_free(box);
+    free_shapes(s, 8);
+}
+
+static void test_circle_segment(void)
+{
+    sat_shape *s = mk_segment(-5, 0, 5, 0), *c[6];
+    c[0] = mk_circle(0, 0, 2);   /* the segment through its centre */
+    c[1] = mk_circle(0, 0.5, 2); /* above */
+    c[2] = mk_circle(0, -0.5, 2);
+    c[3] = mk_circle(7, 0, 2.5); /* beyond the end (5, 0) */
+    c[4] = mk_circle(1, 0, 0);   /* a point on the segment */
+    c[5] = mk_circle(0, 0, 10);  /* around it */
+    if (!s || !all_built(c, 6))
+        goto done;
+    /* A centre on the segment is pushed to its left (counter-clockwise) side: +y here. */
+    expect("a segment through a circle's centre", c[0], s, 2, 0, -1, 0, 0, 0);
+    expect("circle above a segment", c[1], s, 1.5, 0, -1, 0, 0, 0);
+    expect("circle below a segment", c[2], s, 1.5, 0, 1, 0, 0, 0);
+    expect("circle off a segment's end", c[3], s, 0.5, -1, 0, 0, 0, 0);
+    expect("a point on a segment", c[4], s, 0, 0, -1, 0, 1, 0);
+    expect("segment inside a circle", c[5], s, 10, 0, -1, 0, 0, 1);
+done:
+    sat_shape_free(s);
+    free_shapes(c, 6);
+}
+
+static void test_segment_segment(void)
+{
+    sat_shape *s[12];
+    s[0] = mk_segment(-1, 0, 1, 0), s[1] = mk_segment(0, -1, 0, 1);    /* an X */
+    s[2] = mk_segment(0, 0, 2, 0), s[3] = mk_segment(1, 0, 1, 2);      /* a T */
+    s[4] = mk_segment(0, 0, 1, 0), s[5] = mk_segment(1, 0, 2, 1);      /* end on end, bent */
+    s[6] = mk_segment(1, 0, 2, 0);                                     /* end on end, in line */
+    s[7] = mk_segment(1, 0, 3, 0), s[8] = mk_segment(2, 0, 0, 0);      /* collinear overlap */
+    s[9] = mk_segment(0, 0, 4, 0);                                     /* around s[6] */
+    s[10] = mk_segment(1.5, 0, 3, 0), s[11] = mk_segment(-1, 1, 3, 1); /* apart */
+    if (!all_built(s, 12))
+        goto done;
+    expect("crossing segments", s[0], s[1], 1, ANY, ANY, 0, 0, 0);
+    expect("T junction", s[2], s[3], 0, 0, 1, 0, 0, 0);
+    expect("end on end, at an angle", s[4], s[5], 0, ANY, ANY, 0, 0, 0);
+    /* On one line: overlap 0 along the left normal of the first in the canonical order (the
+     * midpoint with the smaller x here); swapped (expect() checks) it is negated. */
+    expect("end on end, on one line", s[4], s[6], 0, 0, 1, 0, 0, 0);
+    expect("collinear overlap", s[2], s[7], 0, 0, 1, 0, 0, 0);
+    expect("collinear overlap, the first running backward", s[8], s[7], 0, 0, -1, 0, 0, 0);
+    expect("a collinear sub-segment", s[6], s[9], 0, 0, 1, 0, 1, 0);
+    expect_apart("collinear, apart end to end", s[4], s[10]);
+    expect_apart("parallel, 1 apart", s[2], s[11]);
+done:
+    free_shapes(s, 12);
+}
+
+/* A capsule of radius 0 is its segment, and one with equal endpoints its circle, against
+ * every kind: the same results (the same arithmetic for the first, within rounding for the
+ * second). */
+static void test_degenerate_capsules(void)
+{
+    sat_shape *flat = mk_capsule(0, 0, 2, 0, 0), *seg = mk_segment(0, 0, 2, 0);
+    sat_shape *dot = mk_capsule(1, 1, 1, 1, 2), *circ = mk_circle(1, 1, 2), *o[5];
+    int i;
+    o[0] = mk_box(1, -1, 3, 1), o[1] = mk_circle(2, 1.5, 2);
+    o[2] = mk_capsule(1, 0.5, 3, 2, 1), o[3] = mk_segment(-1, 1, 3, -1);
+    o[4] = mk_polygon((const double[]){0.5, -1, 2.5, 1, 0.5, 1}, 3);
+    if (!flat || !seg || !dot || !circ || !all_built(o, 5))
+        goto done;
+    for (i = 0; i < 5; i++) {
+        sat_result r1, r2;
+        int h1 = sat_collide(flat, o[i], &r1), h2 = sat_collide(seg, o[i], &r2);
+        ENSUREF(h1 && h2, "radius 0, other %d: hit %d / %d", i, h1, h2);
+        if (h1 && h2 && i != 3) /* (two segments order by kind first) */
+            ENSUREF(r1.overlap == r2.overlap && r1.normal.x == r2.normal.x &&
+                        r1.normal.y == r2.normal.y && r1.a_in_b == r2.a_in_b &&
+                        r1.b_in_a == r2.b_in_a,
+                    "radius 0, other %d: overlap %.17g vs %.17g", i, r1.overlap, r2.overlap);
+        h1 = sat_collide(dot, o[i], &r1), h2 = sat_collide(circ, o[i], &r2);
+        ENSUREF(h1 && h2, "equal endpoints, other %d: hit %d / %d", i, h1, h2);
+        if (h1 && h2)
+            ENSUREF(fabs(r1.overlap - r2.overlap) <= 1e-15 &&
+                        fabs(r1.normal.x - r2.normal.x) <= 1e-15 &&
+                        fabs(r1.normal.y - r2.normal.y) <= 1e-15 && r1.a_in_b == r2.a_in_b &&
+                        r1.b_in_a == r2.b_in_a,
+                    "equal endpoints, other %d: overlap %.17g vs %.17g, normal (%g, %g) vs "
+                    "(%g, %g)", i, r1.overlap, r2.overlap, r1.normal.x, r1.normal.y,
+                    r2.normal.x, r2.normal.y);
+    }
+done:
+    sat_shape_free(flat), sat_shape_free(seg), sat_shape_free(dot), sat_shape_free(circ);
+    free_shapes(o, 5);
+}
+
+static void test_capsule_capsule(void)
+{
+    sat_shape *c[9];
+    c[0] = mk_capsule(0, 0, 4, 0, 1), c[1] = mk_capsule(1, 1.5, 3, 1.5, 1); /* side by side */
+    c[2] = mk_capsule(0, 0, 2, 0, 1), c[3] = mk_capsule(3, 0, 5, 0, 1);     /* end to end */
+    c[4] = mk_capsule(-2, 0, 2, 0, 1), c[5] = mk_capsule(0, -2, 0, 2, 1);   /* crossing */
+    c[6] = mk_capsule(0, 0, 1, 0, 0.5), c[7] = mk_capsule(-1, 0, 3, 0, 2);  /* one in another */
+    c[8] = mk_circle(2, 0.5, 0.5); /* in c[0], touching its side from inside */
+    if (!all_built(c, 9))
+        goto done;
+    expect("capsules side by side", c[0], c[1], 0.5, 0, 1, 0, 0, 0);
+    expect("capsules end to end", c[2], c[3], 1, 1, 0, 0, 0, 0);
+    expect("capsules crossing", c[4], c[5], 4, ANY, ANY, 0, 0, 0);
+    expect("capsule inside a capsule, on one line", c[6], c[7], 2.5, 0, 1, 0, 1, 0);
+    expect("circle inside a capsule", c[8], c[0], 1, 0, -1, 0, 1, 0);
+done:
+    free_shapes(c, 9);
+}
+
+/* The same picture at every scale the core accepts: two capsules of radius R, their
+ * segments R apart side by side, overlap by R; a segment through them both. */
+static void test_capsule_extreme_sizes(void)
+{
+    static const double scales[] = {1e-90, 1e-40, 1, 1e40, 1e100, 1e140};
+    int i;
+    for (i = 0; i < 6; i++) {
+        double R = scales[i];
+        char what[64];
+        sat_shape *a = sat_capsule_new(0, 0, 2 * R, 0, R, NULL);
+        sat_shape *b = sat_capsule_new(0, R, 2 * R, R, R, NULL);
+        sat_shape *s = sat_segment_new(R, -R, R, 2 * R, NULL);
+        ENSUREF(a && b && s, "built at %g", R);
+        if (a && b && s) {
+            snprintf(what, sizeof what, "capsules of radius %g", R);
+            expect(what, a, b, R, 0, 1, 1e-15 * R, 0, 0);
+            snprintf(what, sizeof what, "a segment across a capsule of radius %g", R);
+            expect(what, s, a, 2 * R, ANY, ANY, 1e-15 * R, 0, 0);
+        }
+        sat_shape_free(a), sat_shape_free(b), sat_shape_free(s);
+    }
+}
+
+/* Far from the origin the answers are those at the origin, bit for bit. */
+static void test_segments_far_away(void)
+{
+    sat_shape *a[4], *b[4];
+    int i;
+    a[0] = mk_capsule(7, 8, 7, 12, 6), b[0] = mk_box(0, 0, 4, 4);
+    a[1] = mk_segment(0, 0, 2, 0), b[1] = mk_segment(1, -1, 1.5, 2);
+    a[2] = mk_circle(0, 0.5, 2), b[2] = mk_capsule(-5, 0, 5, 0.25, 0.5);
+    a[3] = mk_capsule(0.1, 0.2, 3.3, 1.7, 1.1), b[3] = mk_capsule(1.3, 2.9, 2.1, -0.7, 0.3);
+    if (!all_built(a, 4) || !all_built(b, 4))
+        goto done;
+    for (i = 0; i < 4; i++) {
+        sat_result r0, r1;
+        int h0 = sat_collide(a[i], b[i], &r0), h1;
+        ENSUREF(h0, "pair %d collides", i);
+        sat_shape_move(a[i], 1e9, -3e9);
+        sat_shape_move(b[i], 1e9, -3e9);
+        h1 = sat_collide(a[i], b[i], &r1);
+        ENSUREF(h0 == h1 && r0.overlap == r1.overlap && r0.normal.x == r1.normal.x &&
+                    r0.normal.y == r1.normal.y,
+                "pair %d: overlap %.17g at 0, %.17g at 1e9", i, r0.overlap, r1.overlap);
+    }
+done:
+    free_shapes(a, 4);
+    free_shapes(b, 4);
+}
+
 void run_collide_tests(void)
 {
     RUN_TEST(test_polygon_polygon);
@@ -326,4 +512,11 @@ void run_collide_tests(void)
     RUN_TEST(test_far_from_origin);
     RUN_TEST(test_rotated_and_scaled);
     RUN_TEST(test_extreme_sizes);
+    RUN_TEST(test_polygon_segment);
+    RUN_TEST(test_circle_segment);
+    RUN_TEST(test_segment_segment);
+    RUN_TEST(test_degenerate_capsules);
+    RUN_TEST(test_capsule_capsule);
+    RUN_TEST(test_segments_far_away);
+    RUN_TEST(test_capsule_extreme_sizes);
 }

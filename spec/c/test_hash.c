@@ -2,7 +2,7 @@
  * test_hash.c - the spatial hash (sat_hash.h) on its own, without Lua: lifetime and cell
  * sizes, insert / remove / handles, every query on hand-placed shapes with exact results and
  * their documented order, cells (negative, far, clamped, many, too many: the big list),
- * re-sync after the core's own transforms, the pair pass, the swept test, and a randomized
+ * re-sync after the core's own transforms, the pair pass, the sweep, and a randomized
  * comparison of every query and the pair pass against brute force over all shapes.
  *
  * The hash does not sync by itself (sat_hash.h): a C user calls sat_hash_sync() after changing
@@ -24,27 +24,11 @@
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
-static void free_shapes(sat_shape **s, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        sat_shape_free(s[i]);
-}
-
-static int all_built(sat_shape **s, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (!s[i])
-            return 0;
-    return 1;
-}
-
 /* Inserts s and returns its handle (SAT_HASH_NONE, and a failed check, on failure). */
-static uint32_t add(sat_hash *h, const sat_shape *s)
+static uint32_t add(sat_hash *h, sat_shape *s)
 {
     uint32_t id = NONE;
-    int rc = sat_hash_insert(h, s, &id);
+    int rc = sat_hash_insert(h, s, 0, &id);
     ENSURE_EQ_INT(rc, 0);
     return rc == 0 ? id : NONE;
 }
@@ -99,22 +83,61 @@ static void ensure_rect(sat_hash *h, double x1, double y1, double x2, double y2,
     ENSURE_IDS(what, n, ids, m, want);
 }
 
+static void ensure_level(const sat_hash *h, uint32_t id, int level, int64_t x0, int64_t y0,
+                         int64_t x1, int64_t y1)
+{
+    int64_t a = -7, b = -7, c = -7, d = -7;
+    int k = -7;
+    int filed = sat_hash_cells_of(h, id, &k, &a, &b, &c, &d);
+    ENSUREF(filed == 1 && k == level && a == x0 && b == y0 && c == x1 && d == y1,
+            "handle %u: filed %d, level %d, cells (%lld, %lld)-(%lld, %lld), want level %d "
+            "(%lld, %lld)-(%lld, %lld)",
+            (unsigned)id, filed, k, (long long)a, (long long)b, (long long)c, (long long)d,
+            level, (long long)x0, (long long)y0, (long long)x1, (long long)y1);
+}
+
+/* Filed in level 0 (cells of the hash's own size), in cells (x0, y0) to (x1, y1). */
 static void ensure_cells(const sat_hash *h, uint32_t id, int64_t x0, int64_t y0, int64_t x1,
                          int64_t y1)
 {
-    int64_t a = -7, b = -7, c = -7, d = -7;
-    int in_cells = sat_hash_cells_of(h, id, &a, &b, &c, &d);
-    ENSUREF(in_cells == 1 && a == x0 && b == y0 && c == x1 && d == y1,
-            "handle %u: cells %d (%lld, %lld)-(%lld, %lld), want (%lld, %lld)-(%lld, %lld)",
-            (unsigned)id, in_cells, (long long)a, (long long)b, (long long)c, (long long)d,
-            (long long)x0, (long long)y0, (long long)x1, (long long)y1);
+    ensure_level(h, id, 0, x0, y0, x1, y1);
 }
 
-static void ensure_big(const sat_hash *h, uint32_t id)
+static void rm(sat_hash *h, uint32_t id)
 {
-    int64_t a, b, c, d;
-    ENSUREF(sat_hash_cells_of(h, id, &a, &b, &c, &d) == 0, "handle %u should be big",
-            (unsigned)id);
+    const uint32_t *dropped;
+    sat_hash_remove(h, id, &dropped);
+}
+
+/* Every contact after a step, as pairs in pair order (what the pair pass gave before the
+ * step kept its contacts); -1 when out of memory. */
+static sat_hash_pair *step_buf;
+static size_t step_cap;
+
+static int step_pairs(sat_hash *h, const sat_hash_pair **out)
+{
+    sat_hash_delta d;
+    const uint32_t *ids;
+    int n, i;
+    if (sat_hash_step(h, &d) || (n = sat_hash_contacts(h, &ids)) < 0)
+        return -1;
+    if ((size_t)n > step_cap) {
+        sat_hash_pair *p = realloc(step_buf, (size_t)n * sizeof(*p));
+        if (!p)
+            return -1;
+        step_buf = p;
+        step_cap = (size_t)n;
+    }
+    for (i = 0; i < n; i++) {
+        const sat_hash_contact *c = sat_hash_contact_of(h, ids[i]);
+        step_buf[i].a = c->a;
+        step_buf[i].b = c->b;
+        step_buf[i].seq_a = sat_hash_seq(h, c->a);
+        step_buf[i].seq_b = sat_hash_seq(h, c->b);
+        step_buf[i].result = c->result;
+    }
+    *out = step_buf;
+    return n;
 }
 
 static void ensure_pair(const sat_hash_pair *p, uint32_t a, uint32_t b, double overlap,
@@ -133,14 +156,18 @@ static void ensure_pair(const sat_hash_pair *p, uint32_t a, uint32_t b, double o
 
 static void test_hash_new_and_cell_sizes(void)
 {
-    const double good[] = {SAT_HASH_DEFAULT_CELL, 0.25, 1e6, DBL_MIN, DBL_MAX};
-    /* The last one is finite and > 0, but its reciprocal overflows. */
-    const double bad[] = {0.0, -0.0, -1.0, -64.0, NAN, INFINITY, -INFINITY, DBL_MIN * 1e-10};
+    const double good[] = {SAT_HASH_DEFAULT_CELL, 0.25, 1e6, SAT_HASH_MIN_CELL,
+                           SAT_HASH_MAX_CELL};
+    /* Sizes the core takes run from 1e-100 to 1e150: no cell outside is of any use, and a
+     * subnormal one has no finite reciprocal. */
+    const double bad[] = {0.0,     -0.0,    -1.0,     -64.0,          NAN,  INFINITY, -INFINITY,
+                          DBL_MIN, DBL_MAX, 1e-101, DBL_MIN * 1e-10, 1e151};
     const uint32_t *ids;
     const sat_hash_hit *hits;
     const sat_hash_pair *pairs;
     int i;
     ENSURE(SAT_HASH_DEFAULT_CELL == 64.0);
+    ENSURE(SAT_HASH_MIN_CELL == 1e-100 && SAT_HASH_MAX_CELL == 1e150);
     for (i = 0; i < (int)(sizeof good / sizeof good[0]); i++) {
         sat_hash *h = sat_hash_new(good[i]);
         ENSUREF(h != NULL, "cell %g refused", good[i]);
@@ -154,7 +181,7 @@ static void test_hash_new_and_cell_sizes(void)
         ENSURE_EQ_INT(sat_hash_query_point(h, 0, 0, &ids), 0);
         ENSURE_EQ_INT(sat_hash_query_rect(h, -1e9, -1e9, 1e9, 1e9, &ids), 0);
         ENSURE_EQ_INT(sat_hash_query_segment(h, V(-5, 0), V(5, 1), &hits), 0);
-        ENSURE_EQ_INT(sat_hash_step(h, &pairs), 0);
+        ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
         sat_hash_free(h);
     }
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
@@ -165,11 +192,11 @@ static void test_hash_new_and_cell_sizes(void)
     sat_hash_free(NULL); /* like free(NULL) */
 }
 
-/* Extreme but accepted cell sizes still give right answers: everything far outside the
- * clamped cell range, or everything in one cell. */
+/* Extreme but accepted cell sizes still give right answers: shapes hundreds of levels up,
+ * or everything in one cell. */
 static void test_hash_extreme_cells(void)
 {
-    const double cells[] = {DBL_MIN, 1e-9, 1e300};
+    const double cells[] = {SAT_HASH_MIN_CELL, 1e-9, SAT_HASH_MAX_CELL};
     int i;
     for (i = 0; i < 3; i++) {
         sat_hash *h = sat_hash_new(cells[i]);
@@ -190,7 +217,7 @@ static void test_hash_extreme_cells(void)
         ensure_point(h, 9.5, 5, 2, want);
         ensure_point(h, -50, 0.5, 1, &id[2]);
         ensure_point(h, 20, 20, 0, NULL);
-        n = sat_hash_step(h, &pairs);
+        n = step_pairs(h, &pairs);
         ENSURE_EQ_INT(n, 1);
         if (n == 1)
             ensure_pair(&pairs[0], id[0], id[1], 1, 1, 0);
@@ -225,7 +252,7 @@ static void test_hash_insert_remove_handles(void)
     ensure_point(h, 3, 3, 3, want);
 
     /* Removing the middle one: gone from everything, the others keep their order. */
-    sat_hash_remove(h, b);
+    rm(h, b);
     ENSURE_EQ_INT(sat_hash_count(h), 2);
     want[0] = a, want[1] = c;
     n = sat_hash_handles(h, &ids);
@@ -243,9 +270,9 @@ static void test_hash_insert_remove_handles(void)
     ENSURE_IDS("handles after re-add", n, ids, 3, want);
     ensure_point(h, 3, 3, 3, want);
 
-    sat_hash_remove(h, a);
-    sat_hash_remove(h, c);
-    sat_hash_remove(h, b2);
+    rm(h, a);
+    rm(h, c);
+    rm(h, b2);
     ENSURE_EQ_INT(sat_hash_count(h), 0);
     ENSURE_EQ_INT(sat_hash_handles(h, &ids), 0);
     ensure_point(h, 3, 3, 0, NULL);
@@ -271,7 +298,7 @@ static void test_hash_many_removals(void)
         goto done;
     for (i = 0; i < N; i++)
         id[i] = add(h, s[i]);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, N - 1);
     for (i = 0; i < n && i < N - 1; i++)
         ENSURE(pairs[i].a == id[i] && pairs[i].b == id[i + 1]);
@@ -279,13 +306,13 @@ static void test_hash_many_removals(void)
     /* Keep every fifth: nothing overlaps any more. */
     for (i = 0; i < N; i++)
         if (i % 5)
-            sat_hash_remove(h, id[i]);
+            rm(h, id[i]);
     ENSURE_EQ_INT(sat_hash_count(h), N / 5);
     for (m = 0, i = 0; i < N; i += 5)
         want[m++] = id[i];
     n = sat_hash_handles(h, &ids);
     ENSURE_IDS("survivors", n, ids, m, want);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 0);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
     ensure_point(h, 3, 0, 0, NULL);
     ensure_point(h, 5.5, 0, 1, &id[5]);
 
@@ -295,7 +322,7 @@ static void test_hash_many_removals(void)
         if (i % 5)
             id[i] = add(h, s[i]);
     ENSURE_EQ_INT(sat_hash_count(h), N);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, N - 1);
     ok = 1;
     for (i = 0; i < n; i++) {
@@ -419,7 +446,7 @@ static void test_hash_query_segment(void)
         return;
     }
     sc.id[3] = add(sc.h, sc.s[3]);
-    sat_hash_remove(sc.h, sc.id[1]);
+    rm(sc.h, sc.id[1]);
     sc.id[1] = add(sc.h, sc.s[1]);
 
     /* Along y = 0 from x = -50 to 50: the boxes at x = -30 (t 0.2, a tie: by insertion,
@@ -566,6 +593,7 @@ static void test_hash_cells_negative_and_far(void)
     id[0] = add(h, s[0]);
     id[1] = add(h, s[1]);
     id[2] = add(h, s[2]);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
     ensure_cells(h, id[0], -3, -1, -2, -1);
     ensure_cells(h, id[1], -1, -1, -1, -1);
     ensure_cells(h, id[2], 0, 0, 0, 0);
@@ -577,6 +605,7 @@ static void test_hash_cells_negative_and_far(void)
     /* 1e9 / 64 = 15625000 exactly. */
     id[3] = add(g, s[3]);
     id[4] = add(g, s[4]);
+    ENSURE_EQ_INT(sat_hash_sync(g), 0);
     ensure_cells(g, id[3], 15625000, -15625001, 15625001, -15625001);
     ensure_cells(g, id[4], 15625001, -15625001, 15625002, -15625001);
     ensure_point(g, 1e9 + 50, -1e9 - 30, 1, &id[3]);
@@ -590,7 +619,7 @@ static void test_hash_cells_negative_and_far(void)
         ensure_hit_is(&hits[0], id[3], sat_hash_seq(g, id[3]), 1.0 / 200, -1, 0);
         ensure_hit_is(&hits[1], id[4], sat_hash_seq(g, id[4]), 99.5 / 200, -1, 0);
     }
-    n = sat_hash_step(g, &pairs);
+    n = step_pairs(g, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1)
         ensure_pair(&pairs[0], id[3], id[4], 0.5, 1, 0);
@@ -608,7 +637,8 @@ done:
     free_shapes(s, 5);
 }
 
-/* One shape over many cells (1002 of 1 x 1), met once by every query and the pair pass. */
+/* One shape 500 cells long: filed at level 8 (cells of 256) in two cells, met once by every
+ * query and the step. */
 static void test_hash_shape_over_many_cells(void)
 {
     enum { K = 5 };
@@ -626,7 +656,8 @@ static void test_hash_shape_over_many_cells(void)
     wid = add(h, wide);
     for (i = 0; i < K; i++)
         id[i] = add(h, s[i]);
-    ensure_cells(h, wid, 0, 0, 500, 1);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
+    ensure_level(h, wid, 8, 0, 0, 1, 0);
     ensure_point(h, 200, 1.2, 1, &wid);
     ensure_point(h, 500.6, 1, 0, NULL);
     n = sat_hash_query_rect(h, 0, 0, 600, 2, &ids);
@@ -638,7 +669,7 @@ static void test_hash_shape_over_many_cells(void)
     }
     n = sat_hash_query_shape(h, wide, wid, &ids);
     ENSURE_IDS("shapes in the wide box", n, ids, K, id);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, K);
     for (i = 0; i < n && i < K; i++) {
         ENSURE(pairs[i].a == wid && pairs[i].b == id[i]);
@@ -660,16 +691,17 @@ done:
     free_shapes(s, K);
 }
 
-/* A shape over more than SAT_HASH_MAX_CELLS cells goes in the big list: cells_of says 0,
- * every query and the pair pass still meet it, and it moves between the list and the cells
- * as it is scaled. */
-static void test_hash_big_list(void)
+/* Each shape at the lowest level where its padded box covers at most 2 x 2 cells: cell 1,
+ * a 40-wide box at level 5 (cells of 32), another across a boundary of that level at level 6;
+ * every query and the step still meet them, and a shape moves between levels as it is
+ * scaled. */
+static void test_hash_levels(void)
 {
     sat_hash *h = sat_hash_new(1);
     sat_shape *s[4] = {
-        mk_box(0.5, 0.5, 40.5, 40.5), /* 41 x 41 cells */
+        mk_box(0.5, 0.5, 40.5, 40.5), /* cells 0..1 of 32 */
         mk_circle(20, 20, 0.3),
-        mk_box(30.5, 0.5, 70.5, 40.5), /* big too, 10 into the first */
+        mk_box(30.5, 0.5, 70.5, 40.5), /* 10 into the first; cells 0..2 of 32, 0..1 of 64 */
         mk_circle(100, 100, 0.3),
     };
     uint32_t id[4], w[3];
@@ -678,13 +710,13 @@ static void test_hash_big_list(void)
     int n;
     if (!h || !all_built(s, 4))
         goto done;
-    ENSURE(41 * 41 > SAT_HASH_MAX_CELLS && 31 * 31 <= SAT_HASH_MAX_CELLS);
     id[0] = add(h, s[0]);
     id[1] = add(h, s[1]);
     id[2] = add(h, s[2]);
     id[3] = add(h, s[3]);
-    ensure_big(h, id[0]);
-    ensure_big(h, id[2]);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
+    ensure_level(h, id[0], 5, 0, 0, 1, 1);
+    ensure_level(h, id[2], 6, 0, 0, 1, 0);
     ensure_cells(h, id[1], 19, 19, 20, 20);
     w[0] = id[0], w[1] = id[1];
     ensure_point(h, 20, 20, 2, w);
@@ -693,8 +725,8 @@ static void test_hash_big_list(void)
     ensure_point(h, 41, 20, 1, &id[2]);
     ensure_point(h, 80, 20, 0, NULL);
     ensure_point(h, 100, 100, 1, &id[3]);
-    /* Each pair once: big with small, big with big. */
-    n = sat_hash_step(h, &pairs);
+    /* Each pair once: across levels, and at different levels. */
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 2);
     if (n == 2) {
         ENSURE(pairs[0].a == id[0] && pairs[0].b == id[1]);
@@ -708,73 +740,145 @@ static void test_hash_big_list(void)
         ensure_hit_is(&hits[1], id[1], sat_hash_seq(h, id[1]), 29.7 / 110, -1, 0);
         ensure_hit_is(&hits[2], id[2], sat_hash_seq(h, id[2]), 40.5 / 110, -1, 0);
     }
-    /* A quarter the size about (20.5, 20.5): [15.5, 25.5], 11 x 11 cells. */
+    /* A quarter the size about (20.5, 20.5): [15.5, 25.5], cells 1..3 of 8, 0..1 of 16. */
     sat_shape_scale(s[0], 0.25);
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    ensure_cells(h, id[0], 15, 15, 25, 25);
+    ensure_level(h, id[0], 4, 0, 0, 1, 1);
     ensure_point(h, 35, 20, 1, &id[2]);
     ensure_point(h, 25, 25, 1, &id[0]);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 1);
-    /* And back: big again. */
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 1);
+    /* And back. */
     sat_shape_scale(s[0], 4);
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    ensure_big(h, id[0]);
+    ensure_level(h, id[0], 5, 0, 0, 1, 1);
     w[0] = id[0], w[1] = id[2];
     ensure_point(h, 35, 20, 2, w);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 2);
-    sat_hash_remove(h, id[0]);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 2);
+    rm(h, id[0]);
     ensure_point(h, 35, 20, 1, &id[2]);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 0);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
 done:
     sat_hash_free(h);
     free_shapes(s, 4);
 }
 
-/* Beyond 2^50 cells from the origin cell coordinates are clamped ("huge coordinates still
- * work, they only share cells"). Shapes there are all found. */
-static void test_hash_clamped_cells(void)
+/* The most entries in one cell of any level. */
+static uint32_t fullest_cell(sat_hash *h)
 {
-    sat_hash *h = sat_hash_new(1);
-    sat_shape *s[3] = {mk_circle(3e15, 2e15, 1), mk_circle(3e15 + 8, 2e15, 1),
+    const sat_hash_cell *cells;
+    uint32_t most = 0;
+    int level, n, i;
+    for (level = 0; level < 1100; level++) {
+        n = sat_hash_cells(h, level, &cells);
+        ENSURE(n >= 0);
+        for (i = 0; i < n; i++)
+            if (cells[i].count > most)
+                most = cells[i].count;
+    }
+    return most;
+}
+
+/* Far from the origin a shape's padded box grows with the rounding (16 ulps of its
+ * distance), and the shape climbs to the level where that box is a cell or two: at 3e15 in
+ * cells of 1, circles of radius 1 are filed at level 4 or 5 (cells of 16 or 32, coordinates
+ * near 1e14),
+ * each in its own cells, far below the 2^50 where coordinates used to clamp (issue 13, #7:
+ * every shape beyond about 7e16 shared one cell, so a step tested every pair). */
+static void test_hash_far_cells(void)
+{
+    enum { N = 2000 };
+    sat_hash *h = sat_hash_new(1), *g = sat_hash_new(64);
+    sat_shape *s[3] = {mk_circle(3e15, 2e15, 1), mk_circle(3e15 + 40, 2e15, 1),
                        mk_circle(-3e15, -2e15, 1)};
+    sat_shape *row[N];
     uint32_t id[3], w[2];
     const sat_hash_pair *pairs;
     const sat_hash_hit *hits;
-    int n;
-    if (!h || !all_built(s, 3))
+    const uint32_t *ids;
+    int64_t x0, y0, x1, y1;
+    int i, n, level;
+    for (i = 0; i < N; i++)
+        row[i] = mk_circle(1e17 + 4096.0 * i, -1e17, 8);
+    if (!h || !g || !all_built(s, 3) || !all_built(row, N))
         goto done;
     id[0] = add(h, s[0]);
     id[1] = add(h, s[1]);
     id[2] = add(h, s[2]);
-    ensure_cells(h, id[0], 1125899906842624, 1125899906842624, 1125899906842624,
-                 1125899906842624);
-    ensure_cells(h, id[1], 1125899906842624, 1125899906842624, 1125899906842624,
-                 1125899906842624);
-    ensure_cells(h, id[2], -1125899906842624, -1125899906842624, -1125899906842624,
-                 -1125899906842624);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
+    for (i = 0; i < 3; i++) {
+        ENSURE(sat_hash_cells_of(h, id[i], &level, &x0, &y0, &x1, &y1));
+        ENSUREF(level == 4 || level == 5, "level %d", level); /* 5 where it straddles */
+        ENSURE(fabs((double)x0) < 1125899906842624.0 / 4 && fabs((double)y0) < 1e15);
+    }
+    ENSURE_EQ_INT((int)fullest_cell(h), 1);
     ensure_point(h, 3e15, 2e15, 1, &id[0]);
-    ensure_point(h, 3e15 + 8, 2e15 + 1, 1, &id[1]);
-    ensure_point(h, 3e15 + 4, 2e15, 0, NULL);
+    ensure_point(h, 3e15 + 40, 2e15 + 1, 1, &id[1]);
+    ensure_point(h, 3e15 + 20, 2e15, 0, NULL);
     ensure_point(h, -3e15, -2e15 - 1, 1, &id[2]);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 0);
-    n = sat_hash_query_segment(h, V(3e15 - 16, 2e15), V(3e15 + 16, 2e15), &hits);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
+    n = sat_hash_query_segment(h, V(3e15 - 16, 2e15), V(3e15 + 48, 2e15), &hits);
     ENSURE_EQ_INT(n, 2);
     if (n == 2) {
         ENSURE(hits[0].handle == id[0] && hits[1].handle == id[1]);
-        ENSURE_NEAR(hits[0].hit.t, 15.0 / 32, 1e-15);
-        ENSURE_NEAR(hits[1].hit.t, 23.0 / 32, 1e-15);
+        ENSURE_NEAR(hits[0].hit.t, 15.0 / 64, 1e-15);
+        ENSURE_NEAR(hits[1].hit.t, 55.0 / 64, 1e-15);
     }
-    sat_shape_move(s[1], -6, 0); /* now 2 apart: touching */
-    ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    n = sat_hash_step(h, &pairs);
+    sat_shape_move(s[1], -38, 0); /* now 2 apart: touching */
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1)
         ensure_pair(&pairs[0], id[0], id[1], 0, 1, 0);
     w[0] = id[0], w[1] = id[1];
     ensure_point(h, 3e15 + 1, 2e15, 2, w);
+
+    /* 2000 circles 4096 apart at 1e17 (ulps of 16 there): padded boxes about 370 wide, so
+     * each alone in its cells, and no pair. */
+    for (i = 0; i < N; i++)
+        add(g, row[i]);
+    ENSURE_EQ_INT(step_pairs(g, &pairs), 0);
+    ENSURE_EQ_INT((int)fullest_cell(g), 1);
+    ENSURE_EQ_INT(sat_hash_query_rect(g, 1e17 - 10, -1e17 - 10, 1e17 + 5000, -1e17 + 10, &ids),
+                  2);
 done:
     sat_hash_free(h);
+    sat_hash_free(g);
     free_shapes(s, 3);
+    free_shapes(row, N);
+}
+
+/* Cells far smaller than the shapes (issue 13, #8: every shape went to a list met by every
+ * query, so the step tested every pair): circles of radius 0.5, 2 apart, in cells of 1e-3
+ * are filed at level 9 or 10 (cells of 0.512 or 1.024), at most four to a cell, and the
+ * step finds their pairs once the rows are pushed together. */
+static void test_hash_tiny_cells(void)
+{
+    enum { N = 1000 };
+    sat_hash *h = sat_hash_new(1e-3);
+    sat_shape *s[N];
+    uint32_t id[N];
+    const sat_hash_pair *pairs;
+    int64_t x0, y0, x1, y1;
+    int i, n, level, ok = 1;
+    for (i = 0; i < N; i++)
+        s[i] = mk_circle(2.0 * (i % 40), 2.0 * (i / 40), 0.5);
+    if (!h || !all_built(s, N))
+        goto done;
+    for (i = 0; i < N; i++)
+        id[i] = add(h, s[i]);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
+    for (i = 0; i < N; i++)
+        if (!sat_hash_cells_of(h, id[i], &level, &x0, &y0, &x1, &y1) || level < 9 || level > 10)
+            ok = 0;
+    ENSURE(ok);
+    ENSURE(fullest_cell(h) <= 4);
+    /* Each row of 40 moved to spacing 1: touching neighbours, 39 pairs a row. */
+    for (i = 0; i < N; i++)
+        sat_shape_move(s[i], -1.0 * (i % 40), 0);
+    n = step_pairs(h, &pairs);
+    ENSURE_EQ_INT(n, 39 * (N / 40));
+done:
+    sat_hash_free(h);
+    free_shapes(s, N);
 }
 
 /* BUG (sat_hash.c, gather_segment): a segment query in or into the clamped cells. Beyond
@@ -858,13 +962,16 @@ static void test_hash_sync_after_transforms(void)
     uint32_t id[4], w[2];
     const sat_hash_pair *pairs;
     const sat_hash_hit *hits;
+    int64_t x0, y0, x1, y1;
     int i, n;
     if (!h || !all_built(s, 4))
         goto done;
     for (i = 0; i < 4; i++)
         id[i] = add(h, s[i]);
+    ENSURE_EQ_INT(sat_hash_cells_of(h, id[0], &i, &x0, &y0, &x1, &y1), 0); /* not filed yet */
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
     ensure_cells(h, id[0], 0, 0, 0, 0);
-    ensure_cells(h, id[1], 0, 0, 2, 0);
+    ensure_level(h, id[1], 1, 0, 0, 1, 0); /* 28 wide: 3 cells of 10, 2 of 20 */
     ensure_cells(h, id[2], 5, 5, 5, 5);
 
     /* Moved within its cell: the same cell range, the queries see the new place. */
@@ -891,12 +998,12 @@ static void test_hash_sync_after_transforms(void)
     /* Turned a quarter about (15, 5): [14, 16] x [-9, 19]. */
     ENSURE_EQ_INT(sat_shape_set_rotation(s[1], PI / 2), SAT_OK);
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    ensure_cells(h, id[1], 1, -1, 1, 1);
+    ensure_level(h, id[1], 1, 0, -1, 0, 0);
     ensure_point(h, 15, 18, 1, &id[1]);
     ensure_point(h, 2, 5, 0, NULL);
     ENSURE_EQ_INT(sat_shape_rotate(s[1], -PI / 2), SAT_OK);
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    ensure_cells(h, id[1], 0, 0, 2, 0);
+    ensure_level(h, id[1], 1, 0, 0, 1, 0);
     ensure_point(h, 2, 5, 1, &id[1]);
     ensure_point(h, 15, 18, 0, NULL);
 
@@ -915,7 +1022,7 @@ static void test_hash_sync_after_transforms(void)
     /* Scaled about its centre, then given a radius. */
     ENSURE_EQ_INT(sat_shape_scale(s[2], 5), SAT_OK); /* radius 10 */
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    ensure_cells(h, id[2], 4, 4, 6, 6);
+    ensure_level(h, id[2], 1, 2, 2, 3, 3);
     ensure_point(h, 46, 55, 1, &id[2]);
     ENSURE_EQ_INT(sat_circle_set_radius(s[2], 1), SAT_OK);
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
@@ -923,10 +1030,10 @@ static void test_hash_sync_after_transforms(void)
     ensure_point(h, 46, 55, 0, NULL);
 
     /* The other queries and the pair pass see a move too: s3 onto the long box's left end. */
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 0);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 0);
     ENSURE_EQ_INT(sat_shape_move_to(s[3], 2, 7), SAT_OK); /* 1 above the box's top y = 6 */
     ENSURE_EQ_INT(sat_hash_sync(h), 0);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1)
         ensure_pair(&pairs[0], id[1], id[3], 0, 0, 1);
@@ -958,17 +1065,228 @@ static void test_hash_shape_in_two_hashes(void)
     sat_shape_move(s, 500, -500);
     ENSURE_EQ_INT(sat_hash_sync(a), 0);
     ensure_point(a, 500, -501, 1, &ia);
-    ensure_cells(a, ia, 497, -503, 502, -498);
+    ensure_level(a, ia, 2, 124, -126, 125, -125); /* 5 wide: cells of 4 */
     ENSURE_EQ_INT(sat_hash_sync(b), 0);
     ensure_point(b, 501, -500, 1, &ib);
     ensure_cells(b, ib, 4, -6, 5, -5);
     ensure_point(b, 0, 0, 0, NULL);
-    sat_hash_remove(a, ia);
+    rm(a, ia);
     ensure_point(b, 501, -500, 1, &ib);
 done:
     sat_hash_free(a);
     sat_hash_free(b);
     sat_shape_free(s);
+}
+
+/* ---- change tracking and membership ------------------------------------------------ */
+
+/* How many contacts the step re-tested (updated) and ended: with a probe circle around a
+ * shape, a step re-tests their pair exactly when the shape changed since the last step. */
+static void ensure_delta(sat_hash *h, int updated, int ended, const char *what)
+{
+    sat_hash_delta d;
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSUREF(d.nupdated == updated && d.nended == ended && d.nadded == 0,
+            "%s: updated %d, ended %d, added %d", what, d.nupdated, d.nended, d.nadded);
+}
+
+/* Every change the core makes reaches the hash (moves, rotation, scale, radius, filter
+ * bits); reads and refused changes do not; a copy is in no hash. */
+static void test_hash_sees_every_change(void)
+{
+    sat_hash *h = sat_hash_new(10);
+    sat_shape *s[3] = {mk_box(0, 0, 1, 1), mk_circle(0, 0, 2), mk_circle(0, 0, 100)};
+    sat_shape *copy = NULL;
+    sat_hash_delta d;
+    if (!h || !all_built(s, 3))
+        goto done;
+    add(h, s[0]);
+    add(h, s[1]);
+    add(h, s[2]);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE_EQ_INT(d.nadded, 3);
+    ensure_delta(h, 0, 0, "nothing changed");
+    ENSURE_EQ_INT(sat_shape_move_to(s[0], 1, 1), SAT_OK);
+    ensure_delta(h, 2, 0, "move_to"); /* the box with the circle and with the probe */
+    ENSURE_EQ_INT(sat_shape_move(s[0], 0.5, 0), SAT_OK);
+    ensure_delta(h, 2, 0, "move");
+    ENSURE_EQ_INT(sat_shape_set_rotation(s[0], 1), SAT_OK);
+    ensure_delta(h, 2, 0, "set_rotation");
+    ENSURE_EQ_INT(sat_shape_rotate(s[0], 1), SAT_OK);
+    ensure_delta(h, 2, 0, "rotate");
+    ENSURE_EQ_INT(sat_shape_scale(s[0], 2), SAT_OK);
+    ensure_delta(h, 2, 0, "scale");
+    ENSURE_EQ_INT(sat_circle_set_radius(s[1], 3), SAT_OK);
+    ensure_delta(h, 2, 0, "set_radius");
+    sat_shape_set_filter(s[1], 2, 2); /* meets neither the box nor the probe any more */
+    ensure_delta(h, 0, 2, "set_filter");
+    (void)sat_shape_position(s[0]);
+    (void)sat_shape_bbox(s[0]);
+    (void)sat_shape_area(s[0]);
+    (void)sat_shape_contains(s[0], 0, 0);
+    ENSURE(sat_shape_move(s[0], NAN, 0) != SAT_OK);
+    ENSURE(sat_shape_scale(s[0], -1) != SAT_OK);
+    ensure_delta(h, 0, 0, "reads and refused changes");
+    copy = sat_shape_clone(s[0]);
+    ENSURE(copy != NULL && copy->members == NULL);
+    if (copy)
+        sat_shape_move(copy, 5, 5);
+    ensure_delta(h, 0, 0, "a copy moved");
+done:
+    sat_hash_free(h);
+    free_shapes(s, 3);
+    sat_shape_free(copy);
+}
+
+/* A shape in two hashes, removed and added again, and outliving a hash that held it: each
+ * hash sees its changes, and none is left pointing at another (ASan and valgrind watch). */
+static void test_hash_membership(void)
+{
+    sat_hash *a = sat_hash_new(1), *b = sat_hash_new(100), *c = sat_hash_new(5);
+    sat_shape *s = mk_circle(0, 0, 2.5), *probe = mk_circle(0, 0, 1000);
+    uint32_t ia, ib, ic, again, want;
+    const sat_hash_pair *pairs;
+    if (!a || !b || !c || !s || !probe)
+        goto done;
+    ia = add(a, s);
+    ib = add(b, s);
+    ic = add(c, s);
+    add(a, probe);
+    add(b, probe);
+    ENSURE(sat_hash_find(a, s) == ia && sat_hash_find(b, s) == ib && sat_hash_find(c, s) == ic);
+    ENSURE(sat_hash_find(c, probe) == NONE);
+    step_pairs(a, &pairs);
+    step_pairs(b, &pairs);
+    sat_shape_move(s, 3, 0);
+    ensure_delta(a, 1, 0, "a sees the move");
+    ensure_delta(b, 1, 0, "b sees the move");
+    /* Out of the middle one's list, then back in at its head: a new handle may come. */
+    rm(b, ib);
+    ENSURE(sat_hash_find(b, s) == NONE && sat_hash_find(a, s) == ia && sat_hash_find(c, s) == ic);
+    ENSURE_EQ_INT(sat_hash_reserve(b, &want), 0);
+    again = add(b, s);
+    ENSURE(again == want);
+    ENSURE(sat_hash_find(b, s) == again);
+    ensure_point(b, 3, 0, 2, (uint32_t[]){sat_hash_find(b, probe), again});
+    /* Freed while the shape lives: the other hashes still see it, the freed one is gone from
+     * its list. */
+    sat_hash_free(a);
+    a = NULL;
+    sat_shape_move(s, 1, 0);
+    ENSURE(sat_hash_find(b, s) == again && sat_hash_find(c, s) == ic);
+    ENSURE_EQ_INT(sat_hash_sync(b), 0);
+    ensure_point(c, 4, 2, 1, &ic);
+    sat_hash_free(b);
+    b = NULL;
+    sat_hash_free(c);
+    c = NULL;
+    ENSURE(s->members == NULL);
+    ENSURE_EQ_INT(sat_shape_move(s, 1, 0), SAT_OK); /* told to no one */
+done:
+    sat_hash_free(a);
+    sat_hash_free(b);
+    sat_hash_free(c);
+    sat_shape_free(s);
+    sat_shape_free(probe);
+}
+
+/* Static entries never pair with each other, in the step, in collisions and in sweeps from
+ * a static one; they pair with everything else, and a static one moved is re-tested
+ * against the others only. Queries see them as any shape. */
+static void test_hash_static(void)
+{
+    sat_hash *h = sat_hash_new(10);
+    sat_shape *s[4] = {mk_box(0, 0, 10, 10), mk_box(10, 0, 20, 10), mk_box(20, 0, 30, 10),
+                       mk_circle(15, 5, 1)};
+    uint32_t id[4], w[3];
+    const sat_hash_pair *pairs;
+    const sat_hash_sweep_hit *sweeps;
+    const uint32_t *ids;
+    sat_hash_delta d;
+    int i, n;
+    if (!h || !all_built(s, 4))
+        goto done;
+    for (i = 0; i < 3; i++)
+        ENSURE_EQ_INT(sat_hash_insert(h, s[i], SAT_HASH_STATIC, &id[i]), 0);
+    id[3] = add(h, s[3]);
+    ENSURE(sat_hash_is_static(h, id[0]) && !sat_hash_is_static(h, id[3]));
+    n = step_pairs(h, &pairs); /* touching tiles: no pair; the circle inside s1 */
+    ENSURE_EQ_INT(n, 1);
+    if (n == 1)
+        ENSURE(pairs[0].a == id[1] && pairs[0].b == id[3]);
+    ENSURE_EQ_INT(sat_hash_collisions(h, s[1], id[1], 1, &pairs), 1);
+    /* not as itself (so meeting itself too) */
+    ENSURE_EQ_INT(sat_hash_collisions(h, s[1], NONE, 1, &pairs), 4);
+    n = sat_hash_sweep(h, s[0], id[0], V(5, 0), 1, &sweeps); /* into the circle, not s1 */
+    ENSURE(n == 1 && sweeps[0].handle == id[3]);
+    ENSURE_EQ_INT(sat_hash_sweep(h, s[3], id[3], V(10, 0), 1, &sweeps), 2);
+    w[0] = id[0], w[1] = id[1];
+    n = sat_hash_query_point(h, 10, 5, &ids);
+    ENSURE_IDS("statics in queries", n, ids, 2, w);
+    /* A static moved onto another static and onto the circle: one new pair. */
+    sat_shape_move(s[2], -14, 0);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE(d.nadded == 1 && d.nupdated == 0 && d.nended == 0);
+    if (d.nadded == 1)
+        ENSURE(sat_hash_contact_of(h, d.added[0])->a == id[2] &&
+               sat_hash_contact_of(h, d.added[0])->b == id[3]);
+    n = sat_hash_collisions(h, s[3], id[3], 1, &pairs);
+    ENSURE_EQ_INT(n, 2);
+done:
+    sat_hash_free(h);
+    free_shapes(s, 4);
+}
+
+/* What a step tells: a contact added once, re-tested only when one of its shapes changed
+ * (its result then updated), ended when it stops, dropped when a shape leaves; an unchanged
+ * pair keeps its result while a third shape moves around it. */
+static void test_hash_step_deltas(void)
+{
+    sat_hash *h = sat_hash_new(10);
+    sat_shape *s[3] = {mk_circle(0, 0, 2), mk_circle(3, 0, 2), mk_circle(100, 0, 1)};
+    uint32_t id[3], k;
+    const uint32_t *dropped;
+    const sat_hash_contact *c;
+    sat_hash_delta d;
+    if (!h || !all_built(s, 3))
+        goto done;
+    for (k = 0; k < 3; k++)
+        id[k] = add(h, s[k]);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE(d.nadded == 1 && d.nupdated == 0 && d.nended == 0);
+    if (d.nadded != 1)
+        goto done;
+    k = d.added[0];
+    c = sat_hash_contact_of(h, k);
+    ENSURE(c && c->a == id[0] && c->b == id[1]);
+    ENSURE_NEAR(c->result.overlap, 1, 1e-12);
+    ensure_delta(h, 0, 0, "still");
+    sat_shape_move(s[2], -90, 5); /* the third comes near, meets neither */
+    ensure_delta(h, 0, 0, "a third moved");
+    ENSURE_NEAR(sat_hash_contact_of(h, k)->result.overlap, 1, 1e-12);
+    sat_shape_move(s[1], 0.5, 0);
+    ensure_delta(h, 1, 0, "b moved");
+    ENSURE(sat_hash_contact_of(h, k) == c);
+    ENSURE_NEAR(c->result.overlap, 0.5, 1e-12);
+    sat_shape_move(s[0], -5, 0);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE(d.nended == 1 && d.nadded == 0 && d.nupdated == 0 && d.ended[0] == k);
+    ENSURE(sat_hash_contact_of(h, k) == NULL);
+    sat_shape_move(s[0], 5, 0);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE(d.nadded == 1 && d.nended == 0);
+    k = d.nadded == 1 ? d.added[0] : NONE;
+    /* Removing a shape drops its contacts, told by id. */
+    ENSURE_EQ_INT(sat_hash_remove(h, id[1], &dropped), 1);
+    ENSURE(dropped[0] == k && sat_hash_contact_of(h, k) == NULL);
+    ensure_delta(h, 0, 0, "after the removal");
+    /* Added and removed between two steps: no one heard of its contact. */
+    id[1] = add(h, s[1]);
+    ENSURE_EQ_INT(sat_hash_remove(h, id[1], &dropped), 0);
+    ensure_delta(h, 0, 0, "added and removed");
+done:
+    sat_hash_free(h);
+    free_shapes(s, 3);
 }
 
 /* ---- the pair pass ------------------------------------------------------------------- */
@@ -989,7 +1307,7 @@ static void test_hash_touching_within_tolerance(void)
     ENSURE(sat_shape_bbox(s[0]).x2 < sat_shape_bbox(s[1]).x1);
     id[0] = add(h, s[0]);
     id[1] = add(h, s[1]);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1)
         ensure_pair(&pairs[0], id[0], id[1], 0, 1, 0);
@@ -1006,7 +1324,7 @@ done:
     free_shapes(s, 2);
 }
 
-/* Two boxes sharing 11 x 16 cells: one pair. */
+/* Two boxes sharing all four of their cells (level 4, cells of 16): one pair. */
 static void test_hash_step_pair_sharing_many_cells(void)
 {
     sat_hash *h = sat_hash_new(1);
@@ -1018,9 +1336,10 @@ static void test_hash_step_pair_sharing_many_cells(void)
         goto done;
     id[0] = add(h, s[0]);
     id[1] = add(h, s[1]);
-    ensure_cells(h, id[0], 0, 0, 20, 20);
-    ensure_cells(h, id[1], 10, 5, 30, 25);
-    n = sat_hash_step(h, &pairs);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
+    ensure_level(h, id[0], 4, 0, 0, 1, 1);
+    ensure_level(h, id[1], 4, 0, 0, 1, 1);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1) {
         ensure_pair(&pairs[0], id[0], id[1], 10, 1, 0);
@@ -1048,7 +1367,7 @@ static void test_hash_step_order_and_filter(void)
     id[0] = add(h, p[0]);
     id[3] = add(h, p[3]);
     id[1] = add(h, p[1]);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 3);
     if (n == 3) {
         ensure_pair(&pairs[0], id[2], id[3], 2, 1, 0);
@@ -1056,9 +1375,9 @@ static void test_hash_step_order_and_filter(void)
         ensure_pair(&pairs[2], id[0], id[1], 2, 1, 0);
     }
     /* p2 again, now the last inserted: its pairs turn around. */
-    sat_hash_remove(h, id[2]);
+    rm(h, id[2]);
     id[2] = add(h, p[2]);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 3);
     if (n == 3) {
         ensure_pair(&pairs[0], id[0], id[1], 2, 1, 0);
@@ -1069,102 +1388,16 @@ static void test_hash_step_order_and_filter(void)
     sat_shape_set_filter(p[1], 4, p[1]->mask);
     sat_shape_set_filter(p[0], p[0]->category, ~4u);
     sat_shape_set_filter(p[2], p[2]->category, 4);
-    n = sat_hash_step(h, &pairs);
+    n = step_pairs(h, &pairs);
     ENSURE_EQ_INT(n, 1);
     if (n == 1)
         ensure_pair(&pairs[0], id[1], id[2], 2, 1, 0);
     sat_shape_set_filter(p[0], p[0]->category, 0xffffffffu);
     sat_shape_set_filter(p[2], p[2]->category, 0xffffffffu);
-    ENSURE_EQ_INT(sat_hash_step(h, &pairs), 3);
+    ENSURE_EQ_INT(step_pairs(h, &pairs), 3);
 done:
     sat_hash_free(h);
     free_shapes(p, 4);
-}
-
-/* ---- the swept test ------------------------------------------------------------------ */
-
-static void ensure_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, double t,
-                         double nx, double ny, double tol)
-{
-    sat_hash_sweep_hit hit;
-    int got;
-    memset(&hit, 0x5a, sizeof hit);
-    got = sat_sweep(a, v, b, &hit);
-    ENSURE_EQ_INT(got, 1);
-    if (got != 1)
-        return;
-    ENSURE_EQ_INT(hit.overlapping, 0);
-    ENSURE(hit.handle == 0 && hit.seq == 0);
-    ENSURE_NEAR(hit.t, t, tol);
-    ENSURE_NEAR(hit.result.normal.x, nx, tol);
-    ENSURE_NEAR(hit.result.normal.y, ny, tol);
-    ENSURE_NEAR(hit.move.x, v.x * t, tol * fabs(v.x) + tol);
-    ENSURE_NEAR(hit.move.y, v.y * t, tol * fabs(v.y) + tol);
-    ENSURE(hit.result.overlap == 0 && hit.result.a_in_b == 0 && hit.result.b_in_a == 0);
-}
-
-static void test_sweep_time_of_impact(void)
-{
-    sat_shape *s[8] = {
-        mk_box(0, 0, 10, 10),          /* 0: the moving box */
-        mk_box(50, -50, 60, 50),       /* 1: a wall */
-        mk_circle(0, 5, 5),            /* 2: a moving ball */
-        mk_box(50, 3, 60, 20),         /* 3: a wall whose corner (50, 3) meets the ball */
-        mk_circle(60, 5, 5),           /* 4: a ball the box runs into */
-        mk_box(-100, -10, 100, 0),     /* 5: a floor under the box */
-        mk_box(50, -1000, 51, 1000),   /* 6: a thin wall */
-        mk_circle(20, 5, 5),           /* 7: a ball the ball at (0, 5) runs into */
-    };
-    sat_hash_sweep_hit hit;
-    if (!all_built(s, 8))
-        goto done;
-    /* Box into the wall: its right side x = 10 reaches 50 at t = 0.4, exactly 40 along. */
-    ensure_sweep(s[0], V(100, 0), s[1], 0.4, 1, 0, 1e-15);
-    ENSURE(sat_sweep(s[0], V(100, 0), s[1], &hit) && hit.move.x == 40 && hit.move.y == 0);
-    /* Diagonally: the same t, the same side. */
-    ensure_sweep(s[0], V(100, 100), s[1], 0.4, 1, 0, 1e-15);
-    /* Far too fast to step: no tunnelling through a wall 1 thick. */
-    ensure_sweep(s[0], V(1e6, 0), s[6], 40 / 1e6, 1, 0, 1e-18);
-    ENSURE(sat_sweep(s[0], V(1e6, 0), s[6], &hit) && hit.move.x == 40);
-    /* Ball into the wall: its right point x = 5 reaches 50 at t = 0.45. */
-    ensure_sweep(s[2], V(100, 0), s[1], 0.45, 1, 0, 1e-12);
-    /* Ball at (0, 0) into the corner (50, 3): touches when the centre is at (46, 0), 5 from
-     * the corner, and the normal points at the corner: (4, 3) / 5. */
-    sat_shape_move_to(s[2], 0, 0);
-    ensure_sweep(s[2], V(100, 0), s[3], 0.46, 0.8, 0.6, 1e-12);
-    /* Ball into ball: centres 20 apart, touching at 10, so after 10 of 100: t = 0.1. */
-    sat_shape_move_to(s[2], 0, 5);
-    ensure_sweep(s[2], V(100, 0), s[7], 0.1, 1, 0, 1e-12);
-    /* Box into ball: its right side reaches x = 55 at t = 0.45. */
-    ensure_sweep(s[0], V(100, 0), s[4], 0.45, 1, 0, 1e-12);
-    /* Ball hitting a box that moves into it: the box's point of view, reversed. */
-    ensure_sweep(s[4], V(-100, 0), s[0], 0.45, -1, 0, 1e-12);
-
-    /* No hit: moving away, stopping short, ending just touching, passing beside. */
-    ENSURE_EQ_INT(sat_sweep(s[0], V(-100, 0), s[1], &hit), 0);
-    ENSURE_EQ_INT(sat_sweep(s[0], V(30, 0), s[1], &hit), 0);
-    ENSURE_EQ_INT(sat_sweep(s[0], V(40, 0), s[1], &hit), 0);
-    ENSURE_EQ_INT(sat_sweep(s[2], V(0, 100), s[1], &hit), 0);
-    ENSURE_EQ_INT(sat_sweep(s[0], V(NAN, 0), s[1], &hit), 0);
-    /* Resting on the floor: sliding along it is no hit, pressing into it is one at t = 0. */
-    ENSURE_EQ_INT(sat_sweep(s[0], V(50, 0), s[5], &hit), 0);
-    ensure_sweep(s[0], V(50, -1), s[5], 0, 0, -1, 0);
-    ENSURE(sat_sweep(s[0], V(50, -1), s[5], &hit) && hit.move.x == 0 && hit.move.y == 0);
-
-    /* Overlapping at the start: t = 0 and sat_collide's result. */
-    sat_shape_move_to(s[4], 12, 5); /* 3 into the box */
-    memset(&hit, 0, sizeof hit);
-    ENSURE_EQ_INT(sat_sweep(s[0], V(5, 0), s[4], &hit), 1);
-    ENSURE_EQ_INT(hit.overlapping, 1);
-    ENSURE(hit.t == 0 && hit.move.x == 0 && hit.move.y == 0);
-    ENSURE_NEAR(hit.result.overlap, 3, 1e-12);
-    ENSURE_NEAR(hit.result.normal.x, 1, 1e-12);
-    ENSURE_NEAR(hit.result.mtv.x, -3, 1e-12);
-    /* ... whatever the motion, away included. */
-    ENSURE_EQ_INT(sat_sweep(s[0], V(-5, 0), s[4], &hit), 1);
-    ENSURE_EQ_INT(hit.overlapping, 1);
-done:
-    free_shapes(s, 8);
 }
 
 /* sat_hash_sweep: every shape met on the way, sorted by t, then distance, then insertion;
@@ -1197,27 +1430,27 @@ static void test_hash_sweep(void)
             ENSUREF(hits[i].handle == id[order[i]], "hit %d is %u, want %u", i,
                     (unsigned)hits[i].handle, (unsigned)id[order[i]]);
             ENSURE(hits[i].seq == sat_hash_seq(h, id[order[i]]));
-            ENSURE_NEAR(hits[i].t, t[i], 1e-12);
-            ENSURE_NEAR(hits[i].result.normal.x, 1, 1e-12);
-            ENSURE_EQ_INT(hits[i].overlapping, 0);
+            ENSURE_NEAR(hits[i].hit.t, t[i], 1e-12);
+            ENSURE_NEAR(hits[i].hit.result.normal.x, 1, 1e-12);
+            ENSURE_EQ_INT(hits[i].hit.overlapping, 0);
         }
-        ENSURE(hits[1].dist2 == hits[2].dist2 && hits[0].dist2 < hits[1].dist2);
-        ENSURE(hits[0].dist2 == 27.5 * 27.5);
-        ENSURE(hits[0].move.x == 20 && hits[4].move.x == 40);
+        ENSURE(hits[1].hit.dist2 == hits[2].hit.dist2 && hits[0].hit.dist2 < hits[1].hit.dist2);
+        ENSURE(hits[0].hit.dist2 == 27.5 * 27.5);
+        ENSURE(hits[0].hit.move.x == 20 && hits[4].hit.move.x == 40);
     }
     /* Backwards: only the box behind, 30 away. */
     n = sat_hash_sweep(h, s[0], id[0], V(-100, 0), 0, &hits);
     ENSURE_EQ_INT(n, 1);
     if (n == 1) {
         ENSURE(hits[0].handle == id[5]);
-        ENSURE_NEAR(hits[0].t, 0.3, 1e-15);
-        ENSURE(hits[0].move.x == -30);
+        ENSURE_NEAR(hits[0].hit.t, 0.3, 1e-15);
+        ENSURE(hits[0].hit.move.x == -30);
     }
     /* Not itself; without self, the mover overlaps itself at t = 0 and comes first. */
     n = sat_hash_sweep(h, s[0], NONE, V(-100, 0), 0, &hits);
     ENSURE_EQ_INT(n, 2);
     if (n == 2) {
-        ENSURE(hits[0].handle == id[0] && hits[0].overlapping == 1 && hits[0].t == 0);
+        ENSURE(hits[0].handle == id[0] && hits[0].hit.overlapping == 1 && hits[0].hit.t == 0);
         ENSURE(hits[1].handle == id[5]);
     }
     /* Categories: the wall in 2, which the mover refuses; the small box refuses the mover. */
@@ -1244,6 +1477,7 @@ done:
 #define RB_OPS 6000
 #define RB_CHECK_EVERY 8
 #define RB_SEED 0x6a5d5eed1234ULL
+#define RB_CONTACTS (1 << 17)
 
 
 static double rb_unit(ctest_rng *r)
@@ -1271,6 +1505,13 @@ typedef struct rb_world {
     int in[RB_SHAPES];
     int order[RB_SHAPES]; /* the shapes in the hash, in insertion order */
     int norder;
+    int stat[RB_SHAPES];    /* inserted static */
+    int changed[RB_SHAPES]; /* inserted or transformed since the last step */
+    int at[RB_SHAPES];      /* handle -> shape index */
+    /* The contacts as the steps' deltas told them: id -> (a, b) handles, live or not. */
+    uint32_t ca[RB_CONTACTS], cb[RB_CONTACTS];
+    unsigned char clive[RB_CONTACTS];
+    int ncontacts;
     uint64_t digest;      /* of every result, for the determinism check */
     long checks, results;
     int bad;              /* mismatches (the first few are printed) */
@@ -1296,8 +1537,8 @@ static int rb_accepts(const sat_shape *a, const sat_shape *b)
     return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
 }
 
-/* Mostly about a cell, some of many cells, a few over SAT_HASH_MAX_CELLS (the big list);
- * circles, points and polygons of 3 to 8 corners. */
+/* Mostly about a cell, some of many cells, a few of 40 to 60 (levels up to 6); circles,
+ * points and polygons of 3 to 8 corners. */
 static sat_shape *rb_make(rb_world *w, int region)
 {
     double x = rb_far[region][0] + rb_range(&w->rng, -15, 15) * w->cell;
@@ -1371,27 +1612,86 @@ static int same_result(const sat_result *a, const sat_result *b)
            a->normal.y == b->normal.y && a->a_in_b == b->a_in_b && a->b_in_a == b->b_in_a;
 }
 
+/* A pair the last step could re-test: one of its shapes changed since. */
+static int rb_changed_pair(const rb_world *w, uint32_t a, uint32_t b)
+{
+    return w->changed[w->at[a]] || w->changed[w->at[b]];
+}
+
+/* The step's delta against the contacts told so far: it ends only contacts it told of,
+ * adds only new ones (in pair order), updates told ones, and every one of them has a shape
+ * that changed since the last step (the others are kept untested). Then the contacts it
+ * holds against brute force: every accepted, colliding pair, except two static shapes, a
+ * inserted first, sorted by (a, b), with the result of a fresh sat_collide. */
 static void rb_check_step(rb_world *w, long op)
 {
-    const sat_hash_pair *pairs;
-    int n = sat_hash_step(w->h, &pairs), want = 0, i, j, k = 0;
+    sat_hash_delta d;
+    const uint32_t *ids;
+    int want = 0, live = 0, i, j, k = 0, n;
+    uint64_t last_a = 0, last_b = 0;
     w->checks++;
-    /* Brute force: every accepted, colliding pair, a inserted first, sorted by (a, b). */
+    if (sat_hash_step(w->h, &d)) {
+        rb_mismatch(w, op, "step: out of memory", -1, 0);
+        return;
+    }
+    for (i = 0; i < d.nended; i++) {
+        uint32_t id = d.ended[i];
+        if (id >= RB_CONTACTS || !w->clive[id] || !rb_changed_pair(w, w->ca[id], w->cb[id])) {
+            rb_mismatch(w, op, "step: ended contact", (int)id, 0);
+            return;
+        }
+        w->clive[id] = 0;
+        w->ncontacts--;
+    }
+    for (i = 0; i < d.nupdated; i++) {
+        uint32_t id = d.updated[i];
+        const sat_hash_contact *c = sat_hash_contact_of(w->h, id);
+        if (id >= RB_CONTACTS || !w->clive[id] || !c || c->a != w->ca[id] || c->b != w->cb[id] ||
+            !rb_changed_pair(w, c->a, c->b)) {
+            rb_mismatch(w, op, "step: updated contact", (int)id, 0);
+            return;
+        }
+    }
+    for (i = 0; i < d.nadded; i++) {
+        uint32_t id = d.added[i];
+        const sat_hash_contact *c = sat_hash_contact_of(w->h, id);
+        uint64_t sa, sb;
+        if (id >= RB_CONTACTS || w->clive[id] || !c || !rb_changed_pair(w, c->a, c->b)) {
+            rb_mismatch(w, op, "step: added contact", (int)id, 0);
+            return;
+        }
+        sa = sat_hash_seq(w->h, c->a), sb = sat_hash_seq(w->h, c->b);
+        if (i > 0 && !(last_a < sa || (last_a == sa && last_b < sb))) {
+            rb_mismatch(w, op, "step: added out of pair order", i, i);
+            return;
+        }
+        last_a = sa, last_b = sb;
+        w->clive[id] = 1;
+        w->ca[id] = c->a;
+        w->cb[id] = c->b;
+        w->ncontacts++;
+    }
+    rb_mix(w, (uint64_t)d.nended * 3 + (uint64_t)d.nadded * 5 + (uint64_t)d.nupdated * 7);
+    for (i = 0; i < RB_SHAPES; i++)
+        w->changed[i] = 0;
+
+    n = sat_hash_contacts(w->h, &ids);
     for (i = 0; i < w->norder; i++)
         for (j = i + 1; j < w->norder; j++) {
             const sat_shape *a = w->s[w->order[i]], *b = w->s[w->order[j]];
             sat_result r;
-            if (!rb_accepts(a, b) || !sat_collide(a, b, &r))
+            if ((w->stat[w->order[i]] && w->stat[w->order[j]]) || !rb_accepts(a, b) ||
+                !sat_collide(a, b, &r))
                 continue;
             want++;
             if (k < n) {
-                const sat_hash_pair *p = &pairs[k];
-                if (p->a != w->handle[w->order[i]] || p->b != w->handle[w->order[j]] ||
-                    p->seq_a != w->seq[w->order[i]] || p->seq_b != w->seq[w->order[j]] ||
-                    !same_result(&p->result, &r)) {
-                    rb_mismatch(w, op, "step: pair differs at index", k, k);
+                const sat_hash_contact *p = sat_hash_contact_of(w->h, ids[k]);
+                if (!p || !w->clive[ids[k]] || p->a != w->handle[w->order[i]] ||
+                    p->b != w->handle[w->order[j]] || !same_result(&p->result, &r)) {
+                    rb_mismatch(w, op, "step: contact differs at index", k, k);
                     return;
                 }
+                live++;
                 rb_mix(w, p->a);
                 rb_mix(w, p->b);
                 rb_mix_double(w, p->result.overlap);
@@ -1400,7 +1700,31 @@ static void rb_check_step(rb_world *w, long op)
         }
     w->results += want;
     if (n != want)
-        rb_mismatch(w, op, "step: pair count", n, want);
+        rb_mismatch(w, op, "step: contact count", n, want);
+    else if (live != w->ncontacts)
+        rb_mismatch(w, op, "step: contacts told and held", w->ncontacts, live);
+}
+
+/* Removes shape i: the contacts dropped are exactly its told ones. */
+static void rb_remove(rb_world *w, long op, int i)
+{
+    const uint32_t *dropped;
+    uint32_t hd = w->handle[i];
+    int n = sat_hash_remove(w->h, hd, &dropped), mine = 0, k;
+    for (k = 0; k < RB_CONTACTS; k++)
+        if (w->clive[k] && (w->ca[k] == hd || w->cb[k] == hd))
+            mine++;
+    for (k = 0; k < n; k++) {
+        uint32_t id = dropped[k];
+        if (id >= RB_CONTACTS || !w->clive[id] || (w->ca[id] != hd && w->cb[id] != hd)) {
+            rb_mismatch(w, op, "remove: dropped contact", (int)id, 0);
+            return;
+        }
+        w->clive[id] = 0;
+        w->ncontacts--;
+    }
+    if (n != mine)
+        rb_mismatch(w, op, "remove: contacts dropped", n, mine);
 }
 
 static void rb_check_point(rb_world *w, long op, double x, double y)
@@ -1532,7 +1856,8 @@ static void rb_check_shape(rb_world *w, long op, const sat_shape *q, int qi, int
     for (i = 0, m = 0; i < w->norder; i++) {
         int o = w->order[i];
         sat_result r;
-        if (o == qi || (filter && !rb_accepts(q, w->s[o])) || !sat_collide(q, w->s[o], &r))
+        if (o == qi || (qi >= 0 && w->stat[qi] && w->stat[o]) ||
+            (filter && !rb_accepts(q, w->s[o])) || !sat_collide(q, w->s[o], &r))
             continue;
         if (m < n && (pairs[m].a != self || pairs[m].b != w->handle[o] ||
                       pairs[m].seq_b != w->seq[o] || !same_result(&pairs[m].result, &r))) {
@@ -1550,12 +1875,14 @@ static void rb_check_shape(rb_world *w, long op, const sat_shape *q, int qi, int
     for (i = 0, m = 0; i < w->norder; i++) {
         int o = w->order[i];
         sat_hash_sweep_hit hit;
-        if (o == qi || (filter && !rb_accepts(q, w->s[o])) || !sat_sweep(q, v, w->s[o], &hit))
+        const sat_sweep_hit *h = &hit.hit;
+        if (o == qi || (qi >= 0 && w->stat[qi] && w->stat[o]) ||
+            (filter && !rb_accepts(q, w->s[o])) || !sat_sweep(q, v, w->s[o], &hit.hit))
             continue;
         hit.handle = w->handle[o];
         hit.seq = w->seq[o];
-        for (j = m; j > 0 && (swant[j - 1].t > hit.t ||
-                              (swant[j - 1].t == hit.t && swant[j - 1].dist2 > hit.dist2));
+        for (j = m; j > 0 && (swant[j - 1].hit.t > h->t ||
+                              (swant[j - 1].hit.t == h->t && swant[j - 1].hit.dist2 > h->dist2));
              j--)
             swant[j] = swant[j - 1];
         swant[j] = hit;
@@ -1568,12 +1895,13 @@ static void rb_check_shape(rb_world *w, long op, const sat_shape *q, int qi, int
         return;
     }
     for (i = 0; i < n; i++) {
+        const sat_sweep_hit *got = &sw[i].hit, *ref = &swant[i].hit;
         rb_mix(w, sw[i].handle);
-        rb_mix_double(w, sw[i].t);
-        if (sw[i].handle != swant[i].handle || sw[i].t != swant[i].t ||
-            sw[i].overlapping != swant[i].overlapping ||
-            sw[i].result.normal.x != swant[i].result.normal.x ||
-            sw[i].result.normal.y != swant[i].result.normal.y || !(sw[i].t >= 0 && sw[i].t <= 1)) {
+        rb_mix_double(w, got->t);
+        if (sw[i].handle != swant[i].handle || got->t != ref->t ||
+            got->overlapping != ref->overlapping ||
+            got->result.normal.x != ref->result.normal.x ||
+            got->result.normal.y != ref->result.normal.y || !(got->t >= 0 && got->t <= 1)) {
             rb_mismatch(w, op, "sweep: hit differs at index", i, i);
             return;
         }
@@ -1652,12 +1980,18 @@ static void rb_run(rb_world *w, uint64_t seed, double cell)
                 break;
         }
         if (!w->in[i] && u < 0.5) {
-            ENSURE_EQ_INT(sat_hash_insert(w->h, w->s[i], &w->handle[i]), 0);
+            w->stat[i] = rb_below(&w->rng, 4) == 0;
+            ENSURE_EQ_INT(sat_hash_insert(w->h, w->s[i], w->stat[i] ? SAT_HASH_STATIC : 0,
+                                          &w->handle[i]),
+                          0);
+            ENSURE_EQ_INT(sat_hash_is_static(w->h, w->handle[i]), w->stat[i]);
             w->seq[i] = sat_hash_seq(w->h, w->handle[i]);
             w->in[i] = 1;
+            w->changed[i] = 1;
+            w->at[w->handle[i]] = i;
             w->order[w->norder++] = i;
         } else if (w->in[i] && u < 0.6) {
-            sat_hash_remove(w->h, w->handle[i]);
+            rb_remove(w, op, i);
             w->in[i] = 0;
             k = 0;
             while (w->order[k] != i)
@@ -1667,13 +2001,23 @@ static void rb_run(rb_world *w, uint64_t seed, double cell)
         } else if (u < 0.8) {
             double dx = rb_range(&w->rng, -2, 2) * w->cell;
             double dy = rb_range(&w->rng, -2, 2) * w->cell;
-            sat_shape_move(w->s[i], dx, dy);
+            w->changed[i] |= sat_shape_move(w->s[i], dx, dy) == SAT_OK;
         } else if (u < 0.9) {
-            sat_shape_rotate(w->s[i], rb_range(&w->rng, -1, 1));
+            w->changed[i] |= sat_shape_rotate(w->s[i], rb_range(&w->rng, -1, 1)) == SAT_OK;
         } else {
             double f = rb_range(&w->rng, 0.5, 2), b = w->s[i]->bound * f;
             if (b < 100 * w->cell && b > 0.01 * w->cell)
-                sat_shape_scale(w->s[i], f);
+                w->changed[i] |= sat_shape_scale(w->s[i], f) == SAT_OK;
+        }
+        if (op % 256 == 128) {
+            /* Everything moves a little: the step's pass over the buckets instead of a
+             * query per changed entry. */
+            for (k = 0; k < w->norder; k++) {
+                int j = w->order[k];
+                double d = rb_range(&w->rng, -0.3, 0.3) * w->cell;
+                w->changed[j] |= sat_shape_move(w->s[j], d, -d) == SAT_OK;
+            }
+            rb_check_all(w, op);
         }
         if (op % RB_CHECK_EVERY == RB_CHECK_EVERY - 1)
             rb_check_all(w, op);
@@ -1687,8 +2031,8 @@ static void test_hash_random_vs_brute_force(void)
 {
     static rb_world w; /* large: keep it off the stack */
     static const uint64_t seeds[4] = {RB_SEED, RB_SEED + 1, RB_SEED + 2, RB_SEED + 3};
-    /* The far region is beyond the clamp in x and y with the first size (all in one cell),
-     * within it with 6.5 and 41, and beyond it in x only with 2.2 (the case of
+    /* The far region's shapes climb a few levels with every size; query ranges there reach
+     * the clamp in x and y with the first size, and in x only with 2.2 (the case of
      * test_hash_segment_in_clamped_cells). */
     static const double cells[4] = {0.75, 6.5, 41, 2.2};
     uint64_t digest;
@@ -1722,16 +2066,23 @@ void run_hash_tests(void)
     RUN_TEST(test_hash_query_shape_neighbors_collisions);
     RUN_TEST(test_hash_cells_negative_and_far);
     RUN_TEST(test_hash_shape_over_many_cells);
-    RUN_TEST(test_hash_big_list);
-    RUN_TEST(test_hash_clamped_cells);
+    RUN_TEST(test_hash_levels);
+    RUN_TEST(test_hash_far_cells);
+    RUN_TEST(test_hash_tiny_cells);
     RUN_TEST(test_hash_segment_in_clamped_cells);
     RUN_TEST(test_hash_thin_rect);
     RUN_TEST(test_hash_sync_after_transforms);
     RUN_TEST(test_hash_shape_in_two_hashes);
+    RUN_TEST(test_hash_sees_every_change);
+    RUN_TEST(test_hash_membership);
+    RUN_TEST(test_hash_static);
+    RUN_TEST(test_hash_step_deltas);
     RUN_TEST(test_hash_touching_within_tolerance);
     RUN_TEST(test_hash_step_pair_sharing_many_cells);
     RUN_TEST(test_hash_step_order_and_filter);
-    RUN_TEST(test_sweep_time_of_impact);
     RUN_TEST(test_hash_sweep);
     RUN_TEST(test_hash_random_vs_brute_force);
+    free(step_buf);
+    step_buf = NULL;
+    step_cap = 0;
 }

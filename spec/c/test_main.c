@@ -1,7 +1,7 @@
 /*
  * test_main.c - runs every area of the C core's tests and prints "N passed, M failed"
- * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform, query,
- * collide, property, hash; no argument runs them all.
+ * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform,
+ * query, collide, property, sweep, hash, segment, bigpoly, explain; no argument runs them all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -60,7 +60,11 @@ static const area areas[] = {
     {"query", run_query_tests},
     {"collide", run_collide_tests},
     {"property", run_property_tests},
+    {"sweep", run_sweep_tests},
     {"hash", run_hash_tests},
+    {"segment", run_segment_tests},
+    {"bigpoly", run_bigpoly_tests},
+    {"explain", run_explain_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))

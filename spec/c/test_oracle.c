@@ -155,21 +155,7 @@ double orc_depth_poly_poly(const sat_vec *a, int na, const sat_vec *b, int nb)
 {
     /* Shapes overlap iff the origin lies in A - B; translating a by t moves A - B by t, so
      * the depth is the distance from the origin to the outline of A - B. */
-    sat_vec diff[ORC_MAX_POINTS * ORC_MAX_POINTS], hull[ORC_MAX_POINTS * ORC_MAX_POINTS];
-    sat_vec origin = {0, 0};
-    int i, j, k = 0, h;
-    double m;
-    for (i = 0; i < na; i++)
-        for (j = 0; j < nb; j++) {
-            diff[k].x = a[i].x - b[j].x;
-            diff[k].y = a[i].y - b[j].y;
-            k++;
-        }
-    h = orc_hull(diff, k, hull);
-    m = orc_edge_margin(origin, hull, h);
-    if (m <= 0)
-        return -m;
-    return -orc_outline_distance(origin, hull, h);
+    return orc_depth(a, na, 0, b, nb, 0);
 }
 
 double orc_depth_circle_poly(sat_vec c, double r, const sat_vec *p, int n)
@@ -183,6 +169,79 @@ double orc_depth_circle_poly(sat_vec c, double r, const sat_vec *p, int n)
 double orc_depth_circle_circle(sat_vec ca, double ra, sat_vec cb, double rb)
 {
     return ra + rb - hypot(cb.x - ca.x, cb.y - ca.y);
+}
+
+double orc_core_distance(sat_vec q, const sat_vec *p, int n)
+{
+    if (n == 1)
+        return hypot(q.x - p[0].x, q.y - p[0].y);
+    if (n == 2)
+        return orc_segment_distance(q, p[0], p[1]);
+    if (orc_edge_margin(q, p, n) <= 0)
+        return 0;
+    return orc_outline_distance(q, p, n);
+}
+
+double orc_depth(const sat_vec *a, int na, double ra, const sat_vec *b, int nb, double rb)
+{
+    sat_vec diff[ORC_MAX_POINTS * ORC_MAX_POINTS], hull[ORC_MAX_POINTS * ORC_MAX_POINTS];
+    sat_vec origin = {0, 0};
+    int i, j, k = 0, h;
+    for (i = 0; i < na; i++)
+        for (j = 0; j < nb; j++) {
+            diff[k].x = a[i].x - b[j].x;
+            diff[k].y = a[i].y - b[j].y;
+            k++;
+        }
+    h = orc_hull(diff, k, hull);
+    if (h >= 3) {
+        double m = orc_edge_margin(origin, hull, h);
+        if (m <= 0)
+            return ra + rb - m;
+        return ra + rb - orc_outline_distance(origin, hull, h);
+    }
+    /* No area: the hull is the segment (or the point) the differences lie on. */
+    if (h == 2)
+        return ra + rb - orc_segment_distance(origin, hull[0], hull[1]);
+    return ra + rb - hypot(diff[0].x, diff[0].y);
+}
+
+double orc_inside(const sat_vec *a, int na, double ra, const sat_vec *b, int nb, double rb)
+{
+    double worst = -INFINITY;
+    int i;
+    for (i = 0; i < na; i++) {
+        double m = nb >= 3 ? orc_edge_margin(a[i], b, nb) : orc_core_distance(a[i], b, nb) - rb;
+        if (m > worst)
+            worst = m;
+    }
+    return worst + ra;
+}
+
+/* Which side of the line o-a the point b is on: -1, 0 or 1. */
+static int orient(sat_vec o, sat_vec a, sat_vec b)
+{
+    double c = cross3(o, a, b);
+    return (c > 0) - (c < 0);
+}
+
+double orc_segments_distance(sat_vec a0, sat_vec a1, sat_vec b0, sat_vec b1)
+{
+    int o1 = orient(a0, a1, b0), o2 = orient(a0, a1, b1);
+    int o3 = orient(b0, b1, a0), o4 = orient(b0, b1, a1);
+    double d[4], best;
+    int i;
+    if (o1 * o2 < 0 && o3 * o4 < 0)
+        return 0; /* a proper crossing */
+    d[0] = orc_segment_distance(a0, b0, b1);
+    d[1] = orc_segment_distance(a1, b0, b1);
+    d[2] = orc_segment_distance(b0, a0, a1);
+    d[3] = orc_segment_distance(b1, a0, a1);
+    best = d[0];
+    for (i = 1; i < 4; i++)
+        if (d[i] < best)
+            best = d[i];
+    return best;
 }
 
 double orc_inside_poly_poly(const sat_vec *a, int na, const sat_vec *b, int nb)
@@ -254,6 +313,38 @@ sat_shape *mk_circle(double x, double y, double r)
     sat_shape *s = sat_circle_new(x, y, r, &st);
     ENSUREF(s != NULL && st == SAT_OK, "mk_circle refused: %s", sat_status_message(st));
     return s;
+}
+
+sat_shape *mk_segment(double x1, double y1, double x2, double y2)
+{
+    sat_status st = SAT_ERR_NOMEM;
+    sat_shape *s = sat_segment_new(x1, y1, x2, y2, &st);
+    ENSUREF(s != NULL && st == SAT_OK, "mk_segment refused: %s", sat_status_message(st));
+    return s;
+}
+
+sat_shape *mk_capsule(double x1, double y1, double x2, double y2, double r)
+{
+    sat_status st = SAT_ERR_NOMEM;
+    sat_shape *s = sat_capsule_new(x1, y1, x2, y2, r, &st);
+    ENSUREF(s != NULL && st == SAT_OK, "mk_capsule refused: %s", sat_status_message(st));
+    return s;
+}
+
+int all_built(sat_shape **s, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (!s[i])
+            return 0;
+    return 1;
+}
+
+void free_shapes(sat_shape **s, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        sat_shape_free(s[i]);
 }
 
 int same_outline(const sat_shape *s, const sat_vec *expect, int n, double tol)
@@ -344,9 +435,55 @@ static void test_oracle_depths(void)
     ENSURE_NEAR(orc_inside_circle_circle(V(0, 0), 2, V(3, 4), 8), -1, 1e-15);
 }
 
+static void test_oracle_round_bodies(void)
+{
+    sat_vec box[4], s1[2], s2[2], pt[1];
+    box[0] = V(0, 0), box[1] = V(4, 0), box[2] = V(4, 4), box[3] = V(0, 4);
+    /* A capsule lying 1 above the box, radius 2: the cores are 1 apart, depth 2 - 1. */
+    s1[0] = V(1, 5), s1[1] = V(3, 5);
+    ENSURE_NEAR(orc_depth(s1, 2, 2, box, 4, 0), 1, 1e-15);
+    ENSURE_NEAR(orc_depth(box, 4, 0, s1, 2, 2), 1, 1e-15);
+    /* Off the corner (4, 4) by (3, 4): distance 5. */
+    s1[0] = V(7, 8), s1[1] = V(7, 12);
+    ENSURE_NEAR(orc_depth(s1, 2, 1, box, 4, 0), -4, 1e-15);
+    /* Through the box: the segment y = 1 across it leaves by 1 (down) plus the radius. */
+    s1[0] = V(-2, 1), s1[1] = V(6, 1);
+    ENSURE_NEAR(orc_depth(s1, 2, 0.5, box, 4, 0), 1.5, 1e-15);
+    /* Crossing segments, an X of half-length 1 about (0, 0): 1 either way. */
+    s1[0] = V(-1, 0), s1[1] = V(1, 0), s2[0] = V(0, -1), s2[1] = V(0, 1);
+    ENSURE_NEAR(orc_depth(s1, 2, 0, s2, 2, 0), 1, 1e-15);
+    ENSURE(orc_segments_distance(s1[0], s1[1], s2[0], s2[1]) == 0);
+    /* Collinear, overlapping: the differences are collinear, the depth the radii. */
+    s2[0] = V(0.5, 0), s2[1] = V(3, 0);
+    ENSURE_NEAR(orc_depth(s1, 2, 0.25, s2, 2, 0.5), 0.75, 1e-15);
+    /* Collinear, 2 apart end to end. */
+    s2[0] = V(3, 0), s2[1] = V(5, 0);
+    ENSURE_NEAR(orc_depth(s1, 2, 0, s2, 2, 0), -2, 1e-15);
+    ENSURE_NEAR(orc_segments_distance(s1[0], s1[1], s2[0], s2[1]), 2, 1e-15);
+    /* Parallel, 3 apart side by side. */
+    s2[0] = V(-5, 3), s2[1] = V(5, 3);
+    ENSURE_NEAR(orc_segments_distance(s1[0], s1[1], s2[0], s2[1]), 3, 1e-15);
+    /* A point on a segment, and 2 beyond its end. */
+    pt[0] = V(0.5, 0);
+    ENSURE_NEAR(orc_depth(pt, 1, 1, s1, 2, 0), 1, 1e-15);
+    ENSURE(orc_inside(pt, 1, 0, s1, 2, 0) == 0);
+    pt[0] = V(3, 0);
+    ENSURE_NEAR(orc_depth(pt, 1, 0.5, s1, 2, 1), -0.5, 1e-15);
+    ENSURE_NEAR(orc_core_distance(V(2, 2), box, 4), 0, 0);
+    ENSURE_NEAR(orc_core_distance(V(7, 8), box, 4), 5, 1e-15);
+    /* Containment: the box in a capsule about y = 2 from x = 0 to 4 of radius 3 (the far
+     * corners are 2 from the core); a short segment in the box. */
+    s1[0] = V(0, 2), s1[1] = V(4, 2);
+    ENSURE_NEAR(orc_inside(box, 4, 0, s1, 2, 3), -1, 1e-15);
+    s2[0] = V(1, 1), s2[1] = V(3, 2);
+    ENSURE_NEAR(orc_inside(s2, 2, 0, box, 4, 0), -1, 1e-15);
+    ENSURE_NEAR(orc_inside(s2, 2, 0.5, box, 4, 0), -0.5, 1e-15);
+}
+
 void run_oracle_tests(void)
 {
     RUN_TEST(test_oracle_hull);
     RUN_TEST(test_oracle_centroid);
     RUN_TEST(test_oracle_depths);
+    RUN_TEST(test_oracle_round_bodies);
 }

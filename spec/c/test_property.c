@@ -1,22 +1,31 @@
 /*
  * test_property.c - random pairs of every kind pair against properties and the oracle.
  *
- * For each of polygon/polygon, polygon/circle, circle/polygon and circle/circle (circles
- * include points: radius 0), PAIRS random pairs from a fixed seed: convex polygons of 3 to 16
+ * For each ordered pair of kinds (polygon, circle, segment, capsule: all 16; circles include
+ * points, radius 0; capsules include segment-like ones, radius 0, and circle-like ones,
+ * equal endpoints), PAIRS random pairs from a fixed seed: convex polygons of 3 to 16
  * vertices (points on a jittered ellipse, or the hull of random points), given in either
- * winding with an occasional duplicate or collinear extra point, random rotations (set, then
- * rotate) and scales, placed so that about half overlap. For each pair:
+ * winding with an occasional duplicate or collinear extra point, segments 1 to 40 long in
+ * any direction, random rotations (set, then rotate) and scales, placed so that about half
+ * overlap. For each pair:
  *   1. collide(b, a) is collide(a, b) with the normal negated and the flags swapped, exactly;
  *   2. sat_test agrees with sat_collide, both orders;
  *   3. a moved by the mtv touches b: |oracle depth| <= TOL_REL * size, and a collision then
  *      has overlap <= TOL_REL * size; moved 1e-8 * size further along the normal, apart;
  *   4. the oracle (oracle.h: Minkowski difference, closest points) agrees on whether they
  *      overlap (outside a band of TOL_REL * size around touching) and on the depth within
- *      TOL_REL * size; the containment flags agree with direct vertex / centre checks;
+ *      TOL_REL * size; the containment flags agree with direct vertex / centre checks; for
+ *      two segments, capsules or circles whose cores are apart, the depth is also the radii
+ *      less the distance between the core segments (a second, separate oracle);
  *   5. moving both by (1e9, -1e9) gives the same overlap and normal within TOL_REL.
  * size is the sum of the two bounding radii. Polygon vertices are computed here from the
  * generated points and transform, and compared with sat_polygon_vertex.
  * A determinism check hashes every result of a batch twice in one process.
+ *
+ * The swept test, for every ordered pair of kinds, SWEEPS random pairs moving by a random
+ * v: at the touch time t the oracle finds them touching, at SAMPLES times before it apart
+ * (or touching), the move is v t; without a hit, at SAMPLES times of the motion they never
+ * overlap; overlapping at the start, the hit is sat_collide's result.
  */
 #include <math.h>
 #include <stdint.h>
@@ -66,7 +75,8 @@ typedef struct body {
     double r;             /* circle: world radius */
     double bound;         /* bounding radius about the position */
     sat_vec pos;          /* position (set by place) */
-    sat_vec v[MAX_HULL];  /* polygon: world vertices */
+    sat_vec v[MAX_HULL];  /* polygon: world vertices; segment, capsule: world endpoints */
+    sat_vec half;         /* segment, capsule: the local half (x2 - x1, y2 - y1) / 2 */
     /* For reports: what the core was given. */
     sat_vec input[MAX_INPUT];
     int input_count;
@@ -132,7 +142,7 @@ static int make_body(ctest_rng *r, body *bd, sat_kind kind)
         ENSUREF(st == SAT_OK, "circle refused: %s", sat_status_message(st));
         if (st != SAT_OK)
             return 0;
-    } else {
+    } else if (kind == SAT_POLYGON) {
         sat_vec in[MAX_INPUT];
         int n, k, start;
         random_hull(r, bd);
@@ -169,6 +179,29 @@ static int make_body(ctest_rng *r, body *bd, sat_kind kind)
             return 0;
         ENSUREF(bd->s->count == bd->n, "polygon of %d points has %d vertices, want %d", n,
                 bd->s->count, bd->n);
+    } else {
+        /* A segment, or a capsule: 1 in 8 segment-like (radius 0), 1 in 8 circle-like. */
+        double len = uniform(r, 0.5, 20), phi = uniform(r, 0, 2 * PI);
+        sat_vec h = orc_v(len * cos(phi), len * sin(phi));
+        int style = kind == SAT_CAPSULE ? below(r, 8) : 0;
+        bd->r0 = kind == SAT_CAPSULE && style != 0 ? uniform(r, 0.5, 20) : 0.0;
+        if (style == 1)
+            h = orc_v(0, 0);
+        bd->input[0] = orc_v(p0.x - h.x, p0.y - h.y);
+        bd->input[1] = orc_v(p0.x + h.x, p0.y + h.y);
+        bd->input_count = 2;
+        bd->n = 2;
+        /* the core's own half: what it gets from the endpoints it is given */
+        bd->half = orc_v(0.5 * (bd->input[1].x - bd->input[0].x),
+                         0.5 * (bd->input[1].y - bd->input[0].y));
+        st = kind == SAT_SEGMENT
+                 ? sat_segment_init(bd->s, bd->input[0].x, bd->input[0].y, bd->input[1].x,
+                                    bd->input[1].y)
+                 : sat_capsule_init(bd->s, bd->input[0].x, bd->input[0].y, bd->input[1].x,
+                                    bd->input[1].y, bd->r0);
+        ENSUREF(st == SAT_OK, "segment refused: %s", sat_status_message(st));
+        if (st != SAT_OK)
+            return 0;
     }
     st = sat_shape_set_rotation(bd->s, bd->angle1);
     if (st == SAT_OK)
@@ -179,6 +212,14 @@ static int make_body(ctest_rng *r, body *bd, sat_kind kind)
     if (kind == SAT_CIRCLE) {
         bd->r = bd->r0 * bd->factor;
         bd->bound = bd->r;
+    } else if (kind != SAT_POLYGON) {
+        /* The half, turned and scaled: computed here, not by the core. */
+        double angle = bd->angle1 + bd->angle2, cs = cos(angle), sn = sin(angle);
+        double x = bd->half.x * bd->factor, y = bd->half.y * bd->factor;
+        bd->off[1] = orc_v(cs * x - sn * y, sn * x + cs * y);
+        bd->off[0] = orc_v(-bd->off[1].x, -bd->off[1].y);
+        bd->r = bd->r0 * bd->factor;
+        bd->bound = hypot(x, y) + bd->r;
     } else {
         /* Offsets from the centroid, turned and scaled: computed here, not by the core. */
         double angle = bd->angle1 + bd->angle2, cs = cos(angle), sn = sin(angle);
@@ -199,8 +240,36 @@ static void place(body *bd, sat_vec pos)
     sat_status st = sat_shape_move_to(bd->s, pos.x, pos.y);
     ENSURE(st == SAT_OK);
     bd->pos = pos;
-    for (i = 0; bd->kind == SAT_POLYGON && i < bd->n; i++)
+    for (i = 0; bd->kind != SAT_CIRCLE && i < bd->n; i++)
         bd->v[i] = orc_v(pos.x + bd->off[i].x, pos.y + bd->off[i].y);
+}
+
+/* The core's world endpoints are the ones computed here. */
+static int endpoints_agree(const body *bd)
+{
+    double tol = 1e-12 * (bd->bound + fabs(bd->pos.x) + fabs(bd->pos.y));
+    sat_vec p1, p2;
+    sat_segment_endpoints(bd->s, &p1, &p2);
+    return fabs(p1.x - bd->v[0].x) <= tol && fabs(p1.y - bd->v[0].y) <= tol &&
+           fabs(p2.x - bd->v[1].x) <= tol && fabs(p2.y - bd->v[1].y) <= tol;
+}
+
+static int has_segment(sat_kind k)
+{
+    return k == SAT_SEGMENT || k == SAT_CAPSULE;
+}
+
+/* A body as the general oracle sees it: its core's world points (shifted by `by`), and its
+ * radius. */
+static int core_of(const body *bd, sat_vec by, sat_vec *out, double *radius)
+{
+    int i, n = bd->kind == SAT_CIRCLE ? 1 : bd->n;
+    for (i = 0; i < n; i++) {
+        sat_vec p = bd->kind == SAT_CIRCLE ? bd->pos : bd->v[i];
+        out[i] = orc_v(p.x + by.x, p.y + by.y);
+    }
+    *radius = bd->kind == SAT_POLYGON || bd->kind == SAT_SEGMENT ? 0.0 : bd->r;
+    return n;
 }
 
 /* The core's world vertices are the ones computed here, in the same cyclic order. */
@@ -227,6 +296,12 @@ static double depth(const body *a, sat_vec by, const body *b)
 {
     sat_vec va[MAX_HULL], ca = orc_v(a->pos.x + by.x, a->pos.y + by.y);
     int i;
+    if (has_segment(a->kind) || has_segment(b->kind)) {
+        sat_vec cb[MAX_HULL];
+        double ra, rb;
+        int na = core_of(a, by, va, &ra), nb = core_of(b, orc_v(0, 0), cb, &rb);
+        return orc_depth(va, na, ra, cb, nb, rb);
+    }
     for (i = 0; a->kind == SAT_POLYGON && i < a->n; i++)
         va[i] = orc_v(a->v[i].x + by.x, a->v[i].y + by.y);
     if (a->kind == SAT_POLYGON && b->kind == SAT_POLYGON)
@@ -241,6 +316,12 @@ static double depth(const body *a, sat_vec by, const body *b)
 /* Containment margin of a in b (< 0: inside). */
 static double inside(const body *a, const body *b)
 {
+    if (has_segment(a->kind) || has_segment(b->kind)) {
+        sat_vec ca[MAX_HULL], cb[MAX_HULL];
+        double ra, rb;
+        int na = core_of(a, orc_v(0, 0), ca, &ra), nb = core_of(b, orc_v(0, 0), cb, &rb);
+        return orc_inside(ca, na, ra, cb, nb, rb);
+    }
     if (a->kind == SAT_POLYGON && b->kind == SAT_POLYGON)
         return orc_inside_poly_poly(a->v, a->n, b->v, b->n);
     if (a->kind == SAT_POLYGON)
@@ -253,13 +334,21 @@ static double inside(const body *a, const body *b)
 /* ---- checks ------------------------------------------------------------------------- */
 
 typedef struct stats {
-    long pairs, overlapping, apart, near, hits, a_in_b, b_in_a, points;
+    long pairs, overlapping, apart, near, hits, a_in_b, b_in_a, points, cores_apart;
     double worst_depth, worst_resolve, worst_far; /* relative errors seen */
 } stats;
 
 static void dump_body(const char *name, const body *bd)
 {
     int i;
+    if (has_segment(bd->kind)) {
+        printf("    %s = %s(%.17g, %.17g, %.17g, %.17g, r %.17g) rotation %.17g + %.17g, scale "
+               "%.17g, moved to (%.17g, %.17g)\n",
+               name, bd->kind == SAT_SEGMENT ? "segment" : "capsule", bd->input[0].x,
+               bd->input[0].y, bd->input[1].x, bd->input[1].y, bd->r0, bd->angle1, bd->angle2,
+               bd->factor, bd->pos.x, bd->pos.y);
+        return;
+    }
     if (bd->kind == SAT_CIRCLE) {
         printf("    %s = circle(%.17g, %.17g, r %.17g) rotation %.17g + %.17g, scale %.17g, "
                "moved to (%.17g, %.17g)\n",
@@ -325,6 +414,9 @@ static void check_pair(long i, body *a, body *b, sat_shape *save_a, sat_shape *s
         st->near++;
     if ((a->kind == SAT_CIRCLE && a->r == 0) || (b->kind == SAT_CIRCLE && b->r == 0))
         st->points++;
+    if ((a->kind == SAT_CAPSULE && (a->r == 0 || a->half.x == 0)) ||
+        (b->kind == SAT_CAPSULE && (b->r == 0 || b->half.x == 0)))
+        st->points++; /* a segment-like or circle-like capsule */
 
     hit = sat_collide(a->s, b->s, &r);
     hit2 = sat_collide(b->s, a->s, &s);
@@ -374,6 +466,31 @@ static void check_pair(long i, body *a, body *b, sat_shape *save_a, sat_shape *s
                 CHECK(r.b_in_a, "pair %ld: b is inside a by %.3g but b_in_a is 0", i, -mb);
             if (mb > band)
                 CHECK(!r.b_in_a, "pair %ld: b sticks out of a by %.3g but b_in_a is 1", i, mb);
+        }
+    }
+
+    /* 4b. Two cores without area (segments, points): the radii less the distance between
+     * the core segments, where they are apart. */
+    if (a->kind != SAT_POLYGON && b->kind != SAT_POLYGON) {
+        sat_vec a0 = a->kind == SAT_CIRCLE ? a->pos : a->v[0];
+        sat_vec a1 = a->kind == SAT_CIRCLE ? a->pos : a->v[1];
+        sat_vec b0 = b->kind == SAT_CIRCLE ? b->pos : b->v[0];
+        sat_vec b1 = b->kind == SAT_CIRCLE ? b->pos : b->v[1];
+        double dist = orc_segments_distance(a0, a1, b0, b1), R = a->r + b->r;
+        if (a->kind == SAT_SEGMENT)
+            R -= a->r;
+        if (b->kind == SAT_SEGMENT)
+            R -= b->r;
+        if (dist > band) {
+            st->cores_apart++;
+            CHECK(fabs(d - (R - dist)) <= band, "pair %ld: Minkowski depth %.17g, core "
+                  "segments' distance %.17g less the radii %.17g", i, d, dist, R);
+            if (R - dist < -band)
+                CHECK(!hit, "pair %ld: cores %.17g apart, radii %.17g, but a collision", i,
+                      dist, R);
+            if (hit)
+                CHECK(fabs(r.overlap - fmax(R - dist, 0.0)) <= band, "pair %ld: overlap %.17g,"
+                      " radii less the cores' distance %.17g", i, r.overlap, R - dist);
         }
     }
 
@@ -457,6 +574,19 @@ static void fixture_close(fixture *fx)
     free(fx->save_b);
 }
 
+/* The reach for pairs with a segment or a capsule (thin shapes overlap less). */
+static double new_reach(sat_kind ka, sat_kind kb)
+{
+    /* indexed by kind: polygon, circle, segment, capsule */
+    static const double reach[4][4] = {
+        {0, 0, 0.9, 1.3},
+        {0, 0, 1.15, 1.55},
+        {0.9, 1.15, 0.55, 1.1},
+        {1.3, 1.55, 1.1, 1.4},
+    };
+    return reach[ka][kb];
+}
+
 /* One random pair of the given kinds, placed: b's centre at a random direction from a's and
  * a random distance up to `reach` times the sum of the bounding radii. The reach is set per
  * kind pair so that about half the pairs overlap (polygons fill less of their bounding
@@ -467,7 +597,8 @@ static int random_pair(ctest_rng *r, fixture *fx, sat_kind ka, sat_kind kb)
     double phi, dist, reach;
     if (!make_body(r, &fx->a, ka) || !make_body(r, &fx->b, kb))
         return 0;
-    reach = ka == SAT_POLYGON && kb == SAT_POLYGON ? 1.25 : ka != kb ? 1.5 : 1.9;
+    reach = has_segment(ka) || has_segment(kb) ? new_reach(ka, kb)
+            : ka == SAT_POLYGON && kb == SAT_POLYGON ? 1.25 : ka != kb ? 1.5 : 1.9;
     phi = uniform(r, 0, 2 * PI);
     dist = uniform(r, 0, reach) * (fx->a.bound + fx->b.bound);
     place(&fx->a, pa);
@@ -477,7 +608,8 @@ static int random_pair(ctest_rng *r, fixture *fx, sat_kind ka, sat_kind kb)
 
 static const char *kind_name(sat_kind k)
 {
-    return k == SAT_POLYGON ? "polygon" : "circle";
+    static const char *const names[] = {"polygon", "circle", "segment", "capsule"};
+    return names[k];
 }
 
 static void run_kind_pair(sat_kind ka, sat_kind kb, uint64_t seed)
@@ -499,21 +631,30 @@ static void run_kind_pair(sat_kind ka, sat_kind kb, uint64_t seed)
         if (fx.a.kind == SAT_POLYGON && i % 16 == 0)
             ENSUREF(vertices_agree(&fx.a), "pair %ld: sat_polygon_vertex differs from the "
                                            "vertices computed from the input", i);
+        if (has_segment(fx.a.kind) && i % 16 == 0)
+            ENSUREF(endpoints_agree(&fx.a), "pair %ld: sat_segment_endpoints differs from the "
+                                            "endpoints computed from the input", i);
         check_pair(i, &fx.a, &fx.b, fx.save_a, fx.save_b, &st);
     }
     printf("  %s/%s: %ld pairs: %ld overlapping, %ld apart, %ld within the band; %ld hits, "
-           "a_in_b %ld, b_in_a %ld, with a point %ld; worst relative errors: depth %.2g, "
-           "after mtv %.2g, at 1e9 %.2g\n",
+           "a_in_b %ld, b_in_a %ld, with a point (or a degenerate capsule) %ld, cores apart %ld;"
+           " worst relative errors: depth %.2g, after mtv %.2g, at 1e9 %.2g\n",
            kind_name(ka), kind_name(kb), st.pairs, st.overlapping, st.apart, st.near, st.hits,
-           st.a_in_b, st.b_in_a, st.points, st.worst_depth, st.worst_resolve, st.worst_far);
+           st.a_in_b, st.b_in_a, st.points, st.cores_apart, st.worst_depth, st.worst_resolve,
+           st.worst_far);
     /* The generator covers what the properties are about. */
     ENSURE_EQ_INT(st.pairs, PAIRS);
     ENSUREF(st.overlapping > PAIRS * 0.35 && st.overlapping < PAIRS * 0.65,
             "%ld of %d pairs overlap", st.overlapping, PAIRS);
-    ENSUREF(st.a_in_b > PAIRS / 200 && st.b_in_a > PAIRS / 200,
+    /* (nothing but a point or a collinear piece lies in a segment) */
+    ENSUREF((kb == SAT_SEGMENT || st.a_in_b > PAIRS / 200) &&
+                (ka == SAT_SEGMENT || st.b_in_a > PAIRS / 200),
             "containment: a_in_b %ld, b_in_a %ld", st.a_in_b, st.b_in_a);
-    if (kb == SAT_CIRCLE || ka == SAT_CIRCLE)
+    if (kb == SAT_CIRCLE || ka == SAT_CIRCLE || kb == SAT_CAPSULE || ka == SAT_CAPSULE)
         ENSUREF(st.points > PAIRS / 20, "%ld pairs with a point", st.points);
+    if (ka != SAT_POLYGON && kb != SAT_POLYGON && (has_segment(ka) || has_segment(kb)))
+        ENSUREF(st.cores_apart > PAIRS / 10, "%ld pairs with their cores apart",
+                st.cores_apart);
     fixture_close(&fx);
 }
 
@@ -537,12 +678,114 @@ static void test_circle_circle_pairs(void)
     run_kind_pair(SAT_CIRCLE, SAT_CIRCLE, SEED + 3);
 }
 
+/* Every ordered pair of kinds with a segment (a capsule) in it, from its own seed. */
+static void run_pairs_with(sat_kind kind)
+{
+    int ka, kb;
+    for (ka = 0; ka < SAT_KIND_COUNT; ka++)
+        for (kb = 0; kb < SAT_KIND_COUNT; kb++) {
+            /* capsule pairs with a segment are in the segment's run */
+            int with = ka == (int)kind || kb == (int)kind;
+            if (kind == SAT_CAPSULE && (ka == SAT_SEGMENT || kb == SAT_SEGMENT))
+                with = 0;
+            if (with)
+                run_kind_pair((sat_kind)ka, (sat_kind)kb, SEED + 16 + 4 * ka + kb);
+        }
+}
+
+static void test_segment_pairs(void)
+{
+    run_pairs_with(SAT_SEGMENT);
+}
+
+static void test_capsule_pairs(void)
+{
+    run_pairs_with(SAT_CAPSULE);
+}
+
+#define SWEEPS 4000
+#define SAMPLES 8
+
+static void sweep_kind_pair(sat_kind ka, sat_kind kb, uint64_t seed)
+{
+    fixture fx;
+    ctest_rng r;
+    long i, hits = 0, touches = 0, overlapping = 0;
+    r.s = seed;
+    if (!fixture_open(&fx)) {
+        ENSUREF(0, "out of memory");
+        fixture_close(&fx);
+        return;
+    }
+    for (i = 0; i < SWEEPS; i++) {
+        body *a = &fx.a, *b = &fx.b;
+        sat_sweep_hit hit;
+        int got, k;
+        double size, band, phi, len;
+        sat_vec v;
+        if (!random_pair(&r, &fx, ka, kb))
+            continue;
+        size = a->bound + b->bound;
+        band = TOL_REL * size;
+        phi = uniform(&r, 0, 2 * PI);
+        len = uniform(&r, 0, 2.5) * size;
+        v = orc_v(len * cos(phi), len * sin(phi));
+        got = sat_sweep(a->s, v, b->s, &hit);
+        hits += got;
+        if (got && hit.overlapping) {
+            sat_result c;
+            overlapping++;
+            CHECK(sat_collide(a->s, b->s, &c) && c.overlap == hit.result.overlap &&
+                      c.normal.x == hit.result.normal.x && c.normal.y == hit.result.normal.y,
+                  "sweep %ld: overlapping, but not sat_collide's result", i);
+            CHECK(depth(a, orc_v(0, 0), b) > -band, "sweep %ld: overlapping, oracle depth %.17g",
+                  i, depth(a, orc_v(0, 0), b));
+        } else if (got) {
+            double t = hit.t, d = depth(a, orc_v(v.x * t, v.y * t), b);
+            touches++;
+            CHECK(t >= 0 && t <= 1, "sweep %ld: t %.17g", i, t);
+            CHECK(fabs(d) <= band, "sweep %ld: at t %.17g the oracle depth is %.17g", i, t, d);
+            CHECK(fabs(hypot(hit.result.normal.x, hit.result.normal.y) - 1) <= 1e-12,
+                  "sweep %ld: normal (%g, %g)", i, hit.result.normal.x, hit.result.normal.y);
+            CHECK(fabs(hit.move.x - v.x * t) <= band && fabs(hit.move.y - v.y * t) <= band,
+                  "sweep %ld: move (%g, %g), v t (%g, %g)", i, hit.move.x, hit.move.y, v.x * t,
+                  v.y * t);
+            for (k = 0; k < SAMPLES; k++) {
+                double s = t * k / SAMPLES, ds = depth(a, orc_v(v.x * s, v.y * s), b);
+                CHECK(ds <= band, "sweep %ld: touches at t %.17g but overlaps by %.17g at "
+                      "%.17g", i, t, ds, s);
+            }
+        } else {
+            for (k = 0; k <= SAMPLES; k++) {
+                double s = (double)k / SAMPLES, ds = depth(a, orc_v(v.x * s, v.y * s), b);
+                CHECK(ds <= band, "sweep %ld: no hit, but an overlap of %.17g at %.17g", i, ds,
+                      s);
+            }
+        }
+    }
+    printf("  sweep %s/%s: %d pairs: %ld hits (%ld overlapping at the start, %ld touches on "
+           "the way)\n", kind_name(ka), kind_name(kb), SWEEPS, hits, overlapping, touches);
+    ENSUREF(touches > SWEEPS / 10 && overlapping > SWEEPS / 10, "touches %ld, overlapping %ld",
+            touches, overlapping);
+    fixture_close(&fx);
+}
+
+static void test_sweep_pairs(void)
+{
+    int ka, kb;
+    for (ka = 0; ka < SAT_KIND_COUNT; ka++)
+        for (kb = 0; kb < SAT_KIND_COUNT; kb++)
+            sweep_kind_pair((sat_kind)ka, (sat_kind)kb, SEED + 64 + 4 * ka + kb);
+}
+
 /* Hashes every result (both orders) of `count` pairs of each kind pair from a seed. */
 static uint64_t batch_hash(uint64_t seed, long count)
 {
-    static const sat_kind kinds[4][2] = {
+    static const sat_kind kinds[8][2] = {
         {SAT_POLYGON, SAT_POLYGON}, {SAT_POLYGON, SAT_CIRCLE},
         {SAT_CIRCLE, SAT_POLYGON}, {SAT_CIRCLE, SAT_CIRCLE},
+        {SAT_CAPSULE, SAT_POLYGON}, {SAT_SEGMENT, SAT_CIRCLE},
+        {SAT_SEGMENT, SAT_CAPSULE}, {SAT_CAPSULE, SAT_CAPSULE},
     };
     uint64_t h = 0xcbf29ce484222325ULL;
     fixture fx;
@@ -554,7 +797,7 @@ static uint64_t batch_hash(uint64_t seed, long count)
         fixture_close(&fx);
         return 0;
     }
-    for (k = 0; k < 4; k++)
+    for (k = 0; k < 8; k++)
         for (i = 0; i < count; i++) {
             sat_result res;
             int hit;
@@ -588,5 +831,8 @@ void run_property_tests(void)
     RUN_TEST(test_polygon_circle_pairs);
     RUN_TEST(test_circle_polygon_pairs);
     RUN_TEST(test_circle_circle_pairs);
+    RUN_TEST(test_segment_pairs);
+    RUN_TEST(test_capsule_pairs);
+    RUN_TEST(test_sweep_pairs);
     RUN_TEST(test_determinism);
 }

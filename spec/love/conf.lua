@@ -1,4 +1,4 @@
--- LÖVE configuration of the binding's smoke test (tools/suite-love.sh runs it headless).
+-- LÖVE configuration of the binding's smoke test (spec/suites/love.sh runs it headless).
 function love.conf(t)
   t.identity = "sat-spec"
   t.version = "11.4"

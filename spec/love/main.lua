@@ -1,7 +1,7 @@
 -- A tiny LÖVE program that checks sat inside LÖVE 11 (LuaJIT): it requires the module
 -- `make LUA=luajit` built, runs collisions, draws shapes with love.graphics, writes one line
 -- per check ("ok <name>" / "not ok <name> - <error>") to $SAT_LOVE_OUT (or stdout) and quits
--- with status 0 when every check passed. SAT_ROOT is the checkout (tools/suite-love.sh).
+-- with status 0 when every check passed. SAT_ROOT is the checkout (spec/suites/love.sh).
 local root = os.getenv("SAT_ROOT") or "."
 package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
 package.cpath = root .. "/build/luajit/?.so;" .. package.cpath

@@ -1,0 +1,233 @@
+#!/bin/sh
+# make dist, and what a game gets from it. The folder dist/sat/ and the zip are made; every
+# lua/sat/*.lua is in them; the zip holds the folder; each native module exports
+# luaopen_sat_core alone; from a copy of the zip's content alone (no checkout on any path),
+# lua5.4 and luajit load every module init.lua can require (spec/dist/check.lua), and a Lua
+# the folder has no module for gets an error naming the file it looked for. Then a LÖVE 11
+# game made of spec/dist/main.lua and the folder runs headless in each way a game ships: a
+# folder, a .love with sat/native/ beside it, everything inside the .love (copied to the save
+# directory, reused on the next start, refreshed when the game's copy changes, rewritten when
+# the copy is damaged), and fused executables (binary inside, binary beside).
+# Without love or xvfb-run the LÖVE part is skipped with a note.
+# Last line: `dist: N passed, M failed`.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. spec/suites/lib/exports.sh
+. spec/suites/lib/report.sh
+root=$(pwd)
+mkdir -p build/logs
+
+version=$(sed -n 's/^.define SAT_VERSION "\(.*\)"$/\1/p' src/core/sat.h)
+zip=dist/sat-$version.zip
+arch=$(uname -m | sed 's/^x86_64$/x64/; s/^amd64$/x64/; s/^aarch64$/arm64/')
+
+if make --no-print-directory dist >build/logs/dist-make.log 2>&1 && [ -d dist/sat ] && [ -f "$zip" ]; then
+  ok "make dist: dist/sat/ and $zip ($(ls dist/sat/native | tr '\n' ' '))"
+else
+  tail -n 30 build/logs/dist-make.log
+  bad "make dist made dist/sat/ and $zip"
+  echo "dist: $pass passed, $fail failed"
+  exit 1
+fi
+
+# ---- the folder and the zip ---------------------------------------------------------------
+differ=""
+for f in lua/sat/*.lua; do
+  cmp -s "$f" "dist/sat/${f#lua/sat/}" || differ="$differ ${f#lua/sat/}"
+done
+if [ -z "$differ" ]; then
+  ok "every lua/sat/*.lua is in dist/sat/, unchanged: $(cd lua/sat && echo *.lua)"
+else
+  bad "missing or changed in dist/sat/:$differ"
+fi
+
+in_zip=$(unzip -Z1 "$zip" | grep -v '/$' | sort)
+in_dir=$(cd dist && find sat -type f | sort)
+if [ "$in_zip" = "$in_dir" ]; then
+  ok "the zip holds the folder's $(echo "$in_dir" | wc -l) files"
+else
+  bad "the zip and the folder differ" "$(printf 'zip:\n%s\nfolder:\n%s' "$in_zip" "$in_dir")"
+fi
+
+for want in "linux-$arch-luajit.so" "linux-$arch-lua54.so"; do
+  f=dist/sat/native/$want
+  if [ ! -f "$f" ]; then
+    bad "dist/sat/native/$want exists"
+  elif entry_only "$f"; then
+    ok "native/$want exports luaopen_sat_core alone"
+  else
+    bad "native/$want exports: $exported"
+  fi
+done
+glibc=$(objdump -T dist/sat/native/linux-*.so 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
+[ -n "$glibc" ] && echo "note: the Linux modules need glibc ${glibc#GLIBC_} or newer"
+if command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
+  for want in windows-x64-luajit.dll windows-x64-lua54.dll; do
+    if [ -f "dist/sat/native/$want" ]; then ok "native/$want is there"; else bad "native/$want is missing"; fi
+  done
+fi
+
+# ---- plain Lua, from the zip's content alone ----------------------------------------------
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$work/plain"
+(cd "$work/plain" && unzip -q "$root/$zip")
+cp spec/dist/check.lua "$work/check.lua"
+for lua in lua5.4 luajit; do
+  if out=$(cd "$work/plain" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' "$lua" ../check.lua sat 2>&1); then
+    ok "$lua, from the unzipped folder alone: $out"
+  else
+    bad "$lua from the unzipped folder" "$out"
+  fi
+done
+
+# a Lua the folder has no module for: the error names the file looked for
+mkdir -p "$work/none"
+cp -r "$work/plain/sat" "$work/none/"
+rm "$work/none/sat/native/linux-$arch-lua54.so"
+out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
+if [ $? -ne 0 ] && echo "$out" | grep -q "sat/native/linux-$arch-lua54.so (no such file)" &&
+   echo "$out" | grep -q "no native module fits Lua 5.4"; then
+  ok "without its native file, require('sat') says which file it looked for"
+else
+  bad "the error without a native file names it" "$out"
+fi
+
+# a file that is not a library is reported with the system loader's reason, not a crash
+printf 'not a library' >"$work/none/sat/native/linux-$arch-lua54.so"
+out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
+if [ $? -ne 0 ] && echo "$out" | grep -q "sat/native/linux-$arch-lua54.so: .*\(invalid ELF\|too short\|file\)"; then
+  ok "a damaged native file is reported with the loader's reason"
+else
+  bad "a damaged native file is reported" "$out"
+fi
+
+# ---- LÖVE: the three ways to ship, and fused ------------------------------------------------
+if ! command -v love >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
+  echo "note: love and xvfb-run are needed for the LÖVE part (apt-get install love xvfb xauth)"
+  echo "dist: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit
+fi
+
+xdg=$work/xdg
+identity=$(sed -n 's/^[[:space:]]*t\.identity = "\(.*\)"$/\1/p' spec/love/conf.lua)
+save=$xdg/love/$identity            # LÖVE's save directory of the game (a .love or a folder)
+fsave=$xdg/$identity                # ... of a fused game
+native=linux-$arch-luajit.so
+out=$work/out.txt
+
+# run NAME GAME...: runs the game headless; its checks count; sets $loaded and $copied
+run() {
+  name=$1
+  shift
+  rm -f "$out"
+  XDG_DATA_HOME=$xdg SAT_DIST_OUT=$out timeout 120 xvfb-run -a "$@" >"$work/love.log" 2>&1
+  rc=$?
+  loaded=""
+  copied=""
+  if [ ! -f "$out" ]; then
+    bad "$name: the game ran (exit $rc)" "$(tail -n 15 "$work/love.log")"
+    return 1
+  fi
+  loaded=$(sed -n 's/^loaded //p' "$out")
+  copied=$(sed -n 's/^copied //p' "$out")
+  if [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$out" && [ "$(grep -c '^ok' "$out")" -ge 5 ]; then
+    ok "$name: $(grep -c '^ok' "$out") checks pass in LÖVE"
+  else
+    bad "$name: the game's checks (exit $rc)" "$(cat "$out"; tail -n 5 "$work/love.log")"
+  fi
+}
+
+# expect NAME WHAT ACTUAL WANTED
+expect() {
+  if [ "$3" = "$4" ]; then ok "$1: $2"; else bad "$1: $2" "got:  $3
+want: $4"; fi
+}
+
+# game DIR [lua-only]: spec/dist/main.lua, spec/love/conf.lua (a small headless window)
+# and dist/sat/ (without native/ when lua-only)
+game() {
+  mkdir -p "$1"
+  cp spec/dist/main.lua spec/love/conf.lua "$1/"
+  cp -r dist/sat "$1/"
+  [ "${2:-}" = lua-only ] && rm -rf "$1/sat/native"
+  return 0
+}
+
+lovefile() { # OUT.love DIR
+  (cd "$2" && zip -qr "$1" .)
+}
+
+# 1. a folder
+game "$work/folder"
+run "folder" love "$work/folder"
+expect "folder" "loads the game's own sat/native/$native" "$loaded" "$work/folder/sat/native/$native"
+
+# 2. a .love, with sat/native/ beside it
+game "$work/beside-src" lua-only
+mkdir -p "$work/beside/sat"
+lovefile "$work/beside/game.love" "$work/beside-src"
+cp -r dist/sat/native "$work/beside/sat/"
+run ".love + sat/native beside" love "$work/beside/game.love"
+expect ".love + sat/native beside" "loads sat/native/$native next to the .love" \
+  "$loaded" "$work/beside/sat/native/$native"
+
+# 3. everything inside the .love: copied to the save directory, then reused
+game "$work/inside-src"
+mkdir -p "$work/inside"
+lovefile "$work/inside/game.love" "$work/inside-src"
+run "inside the .love" love "$work/inside/game.love"
+first=$loaded
+case $first in
+  "$save"/sat-native/*/"$native") ok "inside the .love: loads a copy in the save directory ($copied copied)" ;;
+  *) bad "inside the .love: loads a copy in the save directory" "loaded: $first" ;;
+esac
+if [ -f "$first" ] && cmp -s "$first" "dist/sat/native/$native"; then
+  ok "inside the .love: the copy is the game's file"
+else
+  bad "inside the .love: the copy is the game's file"
+fi
+expect "inside the .love" "the first start copies it" "$copied" yes
+run "inside the .love, again" love "$work/inside/game.love"
+expect "inside the .love, again" "reuses the copy" "$loaded $copied" "$first no"
+
+# the game's binary changes (an update): a new copy, the old one removed
+printf 'an update' >>"$work/inside-src/sat/native/$native"
+rm "$work/inside/game.love"
+lovefile "$work/inside/game.love" "$work/inside-src"
+run "inside the updated .love" love "$work/inside/game.love"
+second=$loaded
+if [ "$second" != "$first" ] && [ "$copied" = yes ] && cmp -s "$second" "$work/inside-src/sat/native/$native"; then
+  ok "inside the updated .love: a new copy of the new file"
+else
+  bad "inside the updated .love: a new copy of the new file" "first $first, then $second ($copied)"
+fi
+if [ ! -e "$first" ]; then ok "inside the updated .love: the old copy is gone"; else bad "the old copy $first is still there"; fi
+
+# a damaged copy in the save directory is written again
+printf 'damaged' >"$second"
+run "inside the .love, damaged copy" love "$work/inside/game.love"
+if [ "$loaded" = "$second" ] && [ "$copied" = yes ] && cmp -s "$second" "$work/inside-src/sat/native/$native"; then
+  ok "inside the .love, damaged copy: written again"
+else
+  bad "inside the .love, damaged copy: written again" "loaded $loaded ($copied)"
+fi
+
+# 4. fused: the LÖVE executable with the game appended
+lovebin=$(readlink -f "$(command -v love)")
+mkdir -p "$work/fused-in" "$work/fused-beside/sat"
+cat "$lovebin" "$work/inside/game.love" >"$work/fused-in/game" && chmod +x "$work/fused-in/game"
+run "fused, everything inside" "$work/fused-in/game"
+case $loaded in
+  "$fsave"/sat-native/*/"$native") ok "fused, everything inside: loads a copy in its save directory" ;;
+  *) bad "fused, everything inside: loads a copy in its save directory" "loaded: $loaded" ;;
+esac
+cat "$lovebin" "$work/beside/game.love" >"$work/fused-beside/game" && chmod +x "$work/fused-beside/game"
+cp -r dist/sat/native "$work/fused-beside/sat/"
+run "fused, sat/native beside" "$work/fused-beside/game"
+expect "fused, sat/native beside" "loads sat/native/$native next to the executable" \
+  "$loaded" "$work/fused-beside/sat/native/$native"
+
+echo "dist: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

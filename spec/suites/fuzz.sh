@@ -1,0 +1,42 @@
+#!/bin/sh
+# libFuzzer on the C core (spec/c/fuzz_pairs.c, make fuzz-build: clang with libFuzzer, ASan, UBSan)
+# for FUZZ_SECONDS (default 30) seconds, continuing the corpus in build/fuzz/corpus. A crash,
+# sanitizer report or violated invariant is one failure; the input that caused it is left in
+# build/fuzz/crash-*, and `FUZZ_TRACE=1 build/fuzz/fuzz_pairs <file>` replays it step by step.
+# Without a clang that can link libFuzzer the suite is skipped with a note.
+# Last line: `fuzz: N passed, M failed`.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+mkdir -p build/logs build/fuzz/corpus
+name=fuzz
+seconds=${FUZZ_SECONDS:-30}
+
+if ! command -v clang >/dev/null 2>&1 ||
+   ! make --no-print-directory fuzz-probe >build/logs/fuzz-probe.log 2>&1; then
+  echo "note: clang with the libFuzzer runtime is not available (apt-get install clang); fuzzing skipped"
+  echo "$name: 0 passed, 0 failed"
+  exit 0
+fi
+
+if ! make --no-print-directory fuzz-build >build/logs/fuzz-build.log 2>&1; then
+  cat build/logs/fuzz-build.log
+  echo "the fuzz target does not build (log above)"
+  echo "$name: 0 passed, 1 failed"
+  exit 1
+fi
+
+log=build/logs/fuzz.log
+./build/fuzz/fuzz_pairs -max_total_time="$seconds" -max_len=512 -print_final_stats=1 \
+  -artifact_prefix=build/fuzz/ build/fuzz/corpus >"$log" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+  grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units)' "$log"
+  echo "fuzzed ${seconds}s without a crash or a violated invariant"
+  echo "$name: 1 passed, 0 failed"
+  exit 0
+fi
+tail -n 60 "$log"
+crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+[ -n "$crash" ] && echo "reproduce: FUZZ_TRACE=1 build/fuzz/fuzz_pairs $crash"
+echo "$name: 0 passed, 1 failed"
+exit 1

@@ -1,0 +1,92 @@
+#!/bin/sh
+# LuaRocks packaging: rockspec/sat-scm-1.rockspec lists the C sources `make sources` prints
+# (the one recipe checked against the Makefile), and for each Lua `luarocks make` installs
+# into an empty tree (offline: the only dependency, lua, is the VM), after which a clean
+# interpreter with nothing but that tree on its paths requires sat and runs a collision. The build happens in a copy of the sources (luarocks leaves .o files).
+# Last line: `luarocks: N passed, M failed`.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. spec/suites/lib/exports.sh
+root=$(pwd)
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+if ! command -v luarocks >/dev/null 2>&1; then
+  echo "luarocks is not installed (apt-get install luarocks)"
+  echo "luarocks: 0 passed, 1 failed"
+  exit 1
+fi
+
+rockspec=rockspec/sat-scm-1.rockspec
+
+# 1. the rockspec builds what the Makefile builds: the same sources, nothing else
+listed=$(grep -o '"src/[A-Za-z0-9_/]*\.c"' "$rockspec" | tr -d '"' | sort)
+built=$(make --no-print-directory -s sources | sort)
+if [ -n "$built" ] && [ "$listed" = "$built" ]; then
+  ok "rockspec lists the sources make builds"
+else
+  bad "rockspec sources differ from make sources (update $rockspec)"
+  echo "  listed: $(echo $listed)"
+  echo "  make:   $(echo $built)"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+cat >"$work/check.lua" <<'LUA'
+local sat = require("sat")
+local a, b = sat.circle(0, 0, 1), sat.box(0.5, -1, 2, 2)
+assert(sat.test(a, b), "no hit")
+local r = assert(sat.collide(a, b), "no response")
+assert(math.abs(r.overlap - 0.5) < 1e-12, "overlap " .. r.overlap)
+assert(r.normal.x == 1 and r.normal.y == 0, tostring(r.normal))
+local hit, mx = a:collidesWith(b)
+assert(hit and math.abs(mx + 0.5) < 1e-12)
+assert(not sat.test(a, sat.box(5, 5, 1, 1)))
+assert(type(require("sat.world")) == "table", "sat.world")
+assert(type(sat.debug) == "table", "sat.debug")
+print(sat._VERSION .. " from " .. (package.searchpath and
+  package.searchpath("sat.core", package.cpath) or package.cpath))
+LUA
+
+for v in 5.4 5.3 5.1; do
+  lua=lua$v
+  command -v "$lua" >/dev/null 2>&1 || { echo "skip Lua $v: $lua not installed"; continue; }
+  src="$work/src-$v"
+  tree="$work/tree-$v"
+  mkdir -p "$src"
+  cp -r "$root/src" "$root/lua" "$root/rockspec" "$src/"
+  if (cd "$src" && luarocks --lua-version "$v" make "$rockspec" --tree="$tree") \
+      >"$work/make-$v.log" 2>&1; then
+    ok "luarocks --lua-version $v make"
+  else
+    bad "luarocks --lua-version $v make"
+    tail -n 20 "$work/make-$v.log"
+    continue
+  fi
+  lpath="$tree/share/lua/$v/?.lua;$tree/share/lua/$v/?/init.lua"
+  cpath="$tree/lib/lua/$v/?.so"
+  if command -v nm >/dev/null 2>&1; then
+    if entry_only "$tree/lib/lua/$v/sat/core.so"; then
+      ok "Lua $v: sat/core.so exports luaopen_sat_core alone"
+    else
+      bad "Lua $v: sat/core.so exports: $exported"
+    fi
+  fi
+  interpreters=$lua
+  [ "$v" = 5.1 ] && command -v luajit >/dev/null 2>&1 && interpreters="$lua luajit"
+  for interp in $interpreters; do
+    # from an empty directory, with only the tree on the paths (no ;; defaults)
+    if out=$(cd "$work" && LUA_PATH="$lpath" LUA_CPATH="$cpath" "$interp" check.lua 2>&1); then
+      ok "$interp requires sat from the Lua $v tree: $out"
+    else
+      bad "$interp requires sat from the Lua $v tree"
+      echo "$out"
+    fi
+  done
+done
+
+echo "luarocks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
