@@ -76,6 +76,30 @@ function lib.emit(name, value, unit)
   io.flush()
 end
 
+--- An 8-gon of the given size (across) about (x, y), turned at random, each corner moved by
+-- up to `jitter` of a step along the circle.
+function lib.poly8(rng, x, y, size, jitter)
+  local pts, r, a0 = {}, size / 2, rng.range(0, 2 * math.pi)
+  for i = 0, 7 do
+    local a = a0 + (i + rng.range(-jitter, jitter)) * (math.pi / 4)
+    pts[#pts + 1] = x + r * math.cos(a)
+    pts[#pts + 1] = y + r * math.sin(a)
+  end
+  return require("sat").polygon(pts)
+end
+
+--- The scenes to run: all, or those named on the command line (for profiling one):
+-- lib.wanted(...)(name) -> boolean.
+function lib.wanted(...)
+  local only = {}
+  for i = 1, select("#", ...) do
+    only[select(i, ...)] = true
+  end
+  return function(name)
+    return next(only) == nil or only[name] == true
+  end
+end
+
 --- Progress and notes go to stderr, out of the JSON stream.
 function lib.note(fmt, ...)
   io.stderr:write(string.format(fmt, ...), "\n")

@@ -3,9 +3,12 @@
 -- Every case runs the same loop, `f(A[i], B[i])` over a table of PAIRS shape pairs (about
 -- half of them overlapping, in random order), so that the loop and the table reads are the
 -- same in every figure and the empty C call is a fair floor. The main pairs are circles,
--- whose narrow phase is a few nanoseconds of C: what is measured is the binding. A poly8
--- case shows a dearer narrow phase through the same binding; collidesWith_cached calls the
--- method through a local, to show what the method lookup costs. Under LuaJIT, where sat.test
+-- the cheapest narrow phase there is: what is measured is the binding. A poly8
+-- case shows a dearer narrow phase through the same binding, and capsule/poly8,
+-- capsule/capsule and segment/poly8 cases the new kinds beside it; collidesWith_cached calls the
+-- method through a local, to show what the method lookup costs. sat.contacts and sat.sweep
+-- (a moving onto b's position) on the poly8 pairs: what the contact point costs from Lua.
+-- Under LuaJIT, where sat.test
 -- and collidesWith reach the core through the FFI (sat/fast.lua), two more figures: an
 -- empty C function through the FFI (that way's floor) and sat_test through the FFI with no
 -- argument checks (the C work itself), so that what the binding adds can be read off.
@@ -42,20 +45,46 @@ local function circle(x, y, r)
   return sat.circle(x, y, r)
 end
 
--- PAIRS pairs of `make` shapes (radius 4 to 16), b at a random direction from a and at a
--- distance scaled so that about half overlap (bisected on this very table).
-local function pairs_of(make)
+-- A capsule 2r to 4r long from end to end (r from 2 to 8), and a segment 2r long, at a
+-- random angle.
+local function capsule(x, y, r)
+  local a, h = rng.range(0, 2 * math.pi), r / 2
+  return sat.capsule(x - h * math.cos(a), y - h * math.sin(a), x + h * math.cos(a),
+    y + h * math.sin(a), r / 2)
+end
+
+local function segment(x, y, r)
+  local a = rng.range(0, 2 * math.pi)
+  return sat.segment(x - r * math.cos(a), y - r * math.sin(a), x + r * math.cos(a),
+    y + r * math.sin(a))
+end
+
+-- A shape's size: the radius of a disk of its area, or half its box's longer side (a
+-- segment has no area).
+local function size(s)
+  local a = s:area()
+  if a > 0 then
+    return (a / math.pi) ^ 0.5
+  end
+  local x1, y1, x2, y2 = s:bbox()
+  return 0.5 * math.max(x2 - x1, y2 - y1)
+end
+
+-- PAIRS pairs of `make` shapes (or `make` and `makeB` ones; radius 4 to 16), b at a random
+-- direction from a and at a distance scaled so that about half overlap (bisected on this
+-- very table).
+local function pairs_of(make, makeB)
   local A, B, dir, dist = {}, {}, {}, {}
   for i = 1, PAIRS do
     A[i] = make(rng.range(-1000, 1000), rng.range(-1000, 1000), rng.range(4, 16))
-    B[i] = make(0, 0, rng.range(4, 16))
+    B[i] = (makeB or make)(0, 0, rng.range(4, 16))
     dir[i], dist[i] = rng.range(0, 2 * math.pi), rng.range(0, 1)
   end
   local function place(k)
     local hits = 0
     for i = 1, PAIRS do
       local ax, ay = A[i]:position()
-      local reach = (A[i]:area() / math.pi) ^ 0.5 + (B[i]:area() / math.pi) ^ 0.5
+      local reach = size(A[i]) + size(B[i])
       local d = dist[i] * k * reach
       B[i]:moveTo(ax + d * math.cos(dir[i]), ay + d * math.sin(dir[i]))
       if sat.test(A[i], B[i]) then
@@ -93,6 +122,16 @@ function loops.collidesWith(A, B, rounds)
   for _ = 1, rounds do
     for i = 1, PAIRS do
       A[i]:collidesWith(B[i])
+    end
+  end
+end
+
+-- sat.sweep(a, dx, dy, b): each pair's motion in M (a's offset to b: onto b's position).
+function loops.sweep(A, B, rounds, f, M)
+  for _ = 1, rounds do
+    for i = 1, PAIRS do
+      local m = M[i]
+      f(A[i], m[1], m[2], B[i])
     end
   end
 end
@@ -137,8 +176,7 @@ local rounds = math.floor(CALLS / PAIRS)
 local calls = rounds * PAIRS
 
 -- Every case is warmed up, then the cases take turns, one timed run each per round, so that a
--- slow spell of the machine (this VM has them) falls on all of them alike and the ratios to
--- the floor hold within a run.
+-- slow spell of the machine falls on all of them alike and the ratios to the floor hold.
 local function time_cases(list)
   local t = {}
   for k, c in ipairs(list) do
@@ -176,8 +214,8 @@ if rawget(_G, "jit") then
   ffi.cdef("int bench_nop2(const void *a, const void *b);")
   ffi_nop = ffi.load(package.searchpath("bench_clock", package.cpath)).bench_nop2
   if sat.test ~= sat.core.test then -- sat.fast is on: its cdef is there
-    local api = ffi.cast("const struct sat_lua_api_v2 *", sat.core._ffi.api)
-    local shape_ptr, raw = ffi.typeof("const struct sat_lua_shape_v1 *"), api.test
+    local api = ffi.cast("const struct sat_lua_api_v4 *", sat.core._ffi.api)
+    local shape_ptr, raw = ffi.typeof("const struct sat_lua_shape_v1 *"), api.raw_test
     direct_test = function(a, b) return raw(a, b) ~= 0 end
     ffi_ptrs = function(T)
       local P = {}
@@ -189,9 +227,15 @@ end
 
 local CA, CB, chits = pairs_of(circle)
 local PA, PB, phits = pairs_of(poly8)
+local KPA, KPB, kphits = pairs_of(capsule, poly8)
+local KKA, KKB, kkhits = pairs_of(capsule)
+local SPA, SPB, sphits = pairs_of(segment, poly8)
 lib.emit("pairs", PAIRS, "count")
 lib.emit("pairs.overlapping", chits, "count")
 lib.emit("pairs_poly8.overlapping", phits, "count")
+lib.emit("pairs_capsule_poly8.overlapping", kphits, "count")
+lib.emit("pairs_capsule_capsule.overlapping", kkhits, "count")
+lib.emit("pairs_segment_poly8.overlapping", sphits, "count")
 
 local TA = {}
 for i = 1, PAIRS do
@@ -200,6 +244,12 @@ for i = 1, PAIRS do
 end
 
 local response = sat.collide(CA[1], CB[1]) or {}
+local PM = {}
+for i = 1, PAIRS do
+  local ax, ay = PA[i]:position()
+  local bx, by = PB[i]:position()
+  PM[i] = { bx - ax, by - ay }
+end
 local cases = {
   { "nop", loops.nop, CA, CB, nop },
   -- the least a memory-safe pair call does through the C API, with no test (bench/lclock.c)
@@ -217,6 +267,14 @@ local cases = {
   { "method_fields", loops.method, TA, CB },
   { "test_poly8", loops.test, PA, PB, sat.test },
   { "collidesWith_poly8", loops.collidesWith, PA, PB },
+  { "contacts_poly8", loops.test, PA, PB, sat.contacts },
+  { "sweep_poly8", loops.sweep, PA, PB, sat.sweep, PM },
+  -- under LuaJIT, the same through the C API (sat.contacts and sat.sweep take the FFI)
+  { "contacts_poly8_capi", ffi_nop and loops.test, PA, PB, sat.core.contacts },
+  { "sweep_poly8_capi", ffi_nop and loops.sweep, PA, PB, sat.core.sweep, PM },
+  { "collidesWith_capsule_poly8", loops.collidesWith, KPA, KPB },
+  { "collidesWith_capsule_capsule", loops.collidesWith, KKA, KKB },
+  { "collidesWith_segment_poly8", loops.collidesWith, SPA, SPB },
 }
 local timed = {}
 for _, c in ipairs(cases) do
@@ -226,9 +284,10 @@ for _, c in ipairs(cases) do
 end
 time_cases(timed)
 for _, c in ipairs(cases) do
-  local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("cached") or c[1] == "checks"
+  local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("capsule")
+    or c[1]:find("cached") or c[1] == "checks"
     or c[1]:find("direct") or c[1]:find("field")
-  if c[2] and not context then
+  if c[2] and (not context or c[1]:find("^contacts_poly8$") or c[1]:find("^sweep_poly8$")) then
     lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")
   end
 end

@@ -1,19 +1,20 @@
 /*
  * bench/core.c - nanoseconds per call of the C core's pair tests.
  *
- * Each case (poly8/poly8, circle/poly8, box/box, circle/circle) is timed over three fixed,
- * seeded tables of random pairs. Every shape is randomly sized (8 to 32 units across) and
- * rotated; about half of the pairs overlap; pairs are called in shuffled order.
+ * Each case (poly8/poly8, circle/poly8, box/box, circle/circle, capsule/poly8,
+ * capsule/capsule, segment/poly8) is timed over three fixed, seeded tables of random pairs.
+ * Every shape is randomly sized (8 to 32 units across) and rotated; about half of the pairs
+ * overlap; pairs are called in shuffled order.
  *
  * - world (the headline figure, the basis of the targets): `calls` (65,536) DISTINCT pairs
  *   drawn at random, without repeats, from a pool of WORLD_SHAPES (8,192) shapes (a mixed
  *   case draws each pair's two shapes from its own half of the pool), so each shape is in
  *   about 16 pairs, as in a dense game world. The shapes' centres are uniform in a disk whose
- *   radius is bisected until exactly half of the pairs overlap (it comes out at 21 to 26
- *   units: the disk only sets how far apart each pair's two shapes are). The pool (6.5 MB for
- *   8-gons) stays in L3 but not in L2; each call is one pass's only call of its pair.
- * - cold: `calls` pairs, each with its own two shapes (104 MB for 8-gons), laid out in call
- *   order: nearly every call waits for DRAM.
+ *   radius is bisected until exactly half of the pairs overlap (the disk only sets how far
+ *   apart each pair's two shapes are). The pool is sized to stay in L3 but not in L2 (the
+ *   report prints its size); each call is one pass's only call of its pair.
+ * - cold: `calls` pairs, each with its own two shapes, laid out in call order: nearly every
+ *   call waits for DRAM.
  * - hot: HOT_PAIRS (512) pairs, called `calls` times in random order: in L2, the arithmetic
  *   alone.
  * In cold and hot, b sits at a random direction and distance from a, the distances scaled
@@ -23,10 +24,14 @@
  * median of the repetitions. Every result feeds a sink that is printed, so no call can be
  * dropped.
  *
+ * The poly8 pairs also time sat_contacts (.contacts) and sat_sweep_contact (.sweep: a moving
+ * by its offset to b, onto b's position, so that every pair meets on the way or overlaps at
+ * the start).
+ *
  * Output: one JSON object per line, {"name": ..., "value": ..., "unit": ...}: per case and
- * table the figures (.test, .collide, in ns) and what the table is (.distinct pairs,
- * .shapes, .overlapping calls, .table_kb of shapes).
- * Usage: core [calls [repetitions [case|all [world|cold|hot|all]]]]  (to profile one part)
+ * table the figures (.test, .collide, .contacts, .sweep, in ns) and what the table is
+ * (.distinct pairs, .shapes, .overlapping calls, .table_kb of shapes).
+ * Usage: bench-core [calls [repetitions [case|all [world|cold|hot|all]]]]  (to profile one part)
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -61,11 +66,13 @@ static double rng_range(double lo, double hi)
 
 /* ---- shapes ----------------------------------------------------------------------------- */
 
-typedef enum shape_kind { K_POLY8, K_BOX, K_CIRCLE } shape_kind;
+typedef enum shape_kind { K_POLY8, K_BOX, K_CIRCLE, K_CAPSULE, K_SEGMENT } shape_kind;
 
 static size_t kind_bytes(shape_kind k)
 {
-    size_t n = k == K_CIRCLE ? sat_circle_bytes() : sat_polygon_bytes(k == K_BOX ? 4 : 8);
+    size_t n = k == K_CIRCLE    ? sat_circle_bytes()
+               : k >= K_CAPSULE ? sat_segment_bytes()
+                                : sat_polygon_bytes(k == K_BOX ? 4 : 8);
     return (n + 63) & ~(size_t)63; /* each shape starts on its own cache line */
 }
 
@@ -81,6 +88,13 @@ static void build_shape(sat_shape *s, shape_kind k)
     sat_status st;
     if (k == K_CIRCLE) {
         st = sat_circle_init(s, 0.0, 0.0, rng_range(4.0, 16.0));
+    } else if (k == K_CAPSULE) {
+        /* half-length and radius 2 to 8: 8 to 32 from end to end */
+        double h = rng_range(2.0, 8.0), r = rng_range(2.0, 8.0);
+        st = sat_capsule_init(s, -h, 0.0, h, 0.0, r);
+    } else if (k == K_SEGMENT) {
+        double h = rng_range(4.0, 16.0);
+        st = sat_segment_init(s, -h, 0.0, h, 0.0);
     } else if (k == K_BOX) {
         double w = rng_range(8.0, 32.0), h = rng_range(8.0, 32.0);
         sat_vec p[4] = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};
@@ -119,6 +133,7 @@ typedef struct table {
     pair_spec *spec;            /* cold and hot: how each pair is placed */
     sat_shape **pool;           /* world: the shapes */
     sat_vec *unit;              /* world: each shape's centre in the unit disk */
+    sat_vec *v;                 /* the sweep's motion of each call */
 } table;
 
 static void *xmalloc(size_t n)
@@ -339,6 +354,7 @@ static void world_build(table *t, int pairs, shape_kind ka, shape_kind kb)
 
 static void table_free(table *t)
 {
+    free(t->v);
     free(t->spec);
     free(t->pool);
     free(t->unit);
@@ -384,6 +400,32 @@ static double pass_collide(const table *t)
     return (t1 - t0) / t->calls;
 }
 
+static double pass_contacts(const table *t)
+{
+    sat_vec p[2];
+    double acc = 0.0;
+    double t0 = now_ns();
+    for (int i = 0; i < t->calls; i++)
+        acc += sat_contacts(t->a[i], t->b[i], p) ? p[0].x : 0.0;
+    double t1 = now_ns();
+    sink += acc;
+    return (t1 - t0) / t->calls;
+}
+
+static double pass_sweep(const table *t)
+{
+    sat_sweep_hit hit;
+    sat_vec p, still = {0.0, 0.0};
+    double acc = 0.0;
+    double t0 = now_ns();
+    for (int i = 0; i < t->calls; i++)
+        if (sat_sweep_contact(t->a[i], t->v[i], t->b[i], still, &hit, &p))
+            acc += hit.t + p.x;
+    double t1 = now_ns();
+    sink += acc;
+    return (t1 - t0) / t->calls;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -423,7 +465,7 @@ static void emitf(const char *fmt, const char *name, double value, const char *u
 /* Each table from its own seed, so that a part run alone (to profile it) meets the same
  * table as in a full run. */
 static void run_table(const char *name, int which, shape_kind ka, shape_kind kb, int n,
-                      int reps, int test, uint64_t seed)
+                      int reps, int test, int contacts, uint64_t seed)
 {
     static const char *suffix[] = {"", ".cold", ".hot"};
     table t;
@@ -449,6 +491,18 @@ static void run_table(const char *name, int which, shape_kind ka, shape_kind kb,
     }
     snprintf(key + len, sizeof key - len, "collide");
     emitf(key, name, median_of(&t, pass_collide, reps), "ns");
+    if (contacts) {
+        t.v = xmalloc((size_t)t.calls * sizeof *t.v);
+        for (int i = 0; i < t.calls; i++) {
+            sat_vec pa = sat_shape_position(t.a[i]), pb = sat_shape_position(t.b[i]);
+            t.v[i].x = pb.x - pa.x;
+            t.v[i].y = pb.y - pa.y;
+        }
+        snprintf(key + len, sizeof key - len, "contacts");
+        emitf(key, name, median_of(&t, pass_contacts, reps), "ns");
+        snprintf(key + len, sizeof key - len, "sweep");
+        emitf(key, name, median_of(&t, pass_sweep, reps), "ns");
+    }
     table_free(&t);
 }
 
@@ -464,12 +518,15 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         shape_kind a, b;
-        int test;
+        int test, contacts;
     } cases[] = {
-        {"poly8_poly8", K_POLY8, K_POLY8, 1},
-        {"circle_poly8", K_CIRCLE, K_POLY8, 0},
-        {"box_box", K_BOX, K_BOX, 0},
-        {"circle_circle", K_CIRCLE, K_CIRCLE, 0},
+        {"poly8_poly8", K_POLY8, K_POLY8, 1, 1},
+        {"circle_poly8", K_CIRCLE, K_POLY8, 0, 0},
+        {"box_box", K_BOX, K_BOX, 0, 0},
+        {"circle_circle", K_CIRCLE, K_CIRCLE, 0, 0},
+        {"capsule_poly8", K_CAPSULE, K_POLY8, 1, 0},
+        {"capsule_capsule", K_CAPSULE, K_CAPSULE, 1, 0},
+        {"segment_poly8", K_SEGMENT, K_POLY8, 1, 0},
     };
     const char *only = argc > 3 ? argv[3] : "all";
     const char *part = argc > 4 ? argv[4] : "all";
@@ -481,7 +538,7 @@ int main(int argc, char **argv)
         for (int w = 0; w < 3; w++)
             if (strcmp(part, "all") == 0 || strcmp(part, parts[w]) == 0)
                 run_table(cases[i].name, w, cases[i].a, cases[i].b, n, reps, cases[i].test,
-                          0x5A7C0DE5EEDULL + 0x1000 * (uint64_t)i + (uint64_t)w);
+                          cases[i].contacts, 0x5A7C0DE5EEDULL + 0x1000 * (uint64_t)i + (uint64_t)w);
     }
     fprintf(stderr, "bench/core: sink %g\n", sink);
     return 0;

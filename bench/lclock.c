@@ -10,7 +10,7 @@
  *   bench_nop2(a, b)  an empty C function of two pointers, for LuaJIT's FFI (the floor of
  *                     an FFI call, which is how sat.fast reaches the core under LuaJIT)
  *
- * Built per Lua version by bench/run.sh; not part of the library.
+ * Built per Lua version by make bench-build; not part of the library.
  */
 #define _POSIX_C_SOURCE 199309L
 

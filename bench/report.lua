@@ -25,6 +25,8 @@ local function fmt(v, unit)
     return string.format("%.1f ns", v)
   elseif unit == "ms" then
     return string.format("%.2f ms", v)
+  elseif unit == "us" then
+    return string.format("%.2f us", v)
   elseif unit == "s" then
     return string.format("%.3f s", v)
   elseif unit == "kb" then
@@ -117,14 +119,33 @@ local core_rows = {
   { "circle vs poly8, sat_collide", "c.circle_poly8.collide", 50 },
   { "box vs box, sat_collide", "c.box_box.collide" },
   { "circle vs circle, sat_collide", "c.circle_circle.collide" },
+  -- the new kinds: no dearer than two polygons (the figure of the same table)
+  { "capsule vs poly8, sat_collide", "c.capsule_poly8.collide", "c.poly8_poly8.collide" },
+  { "capsule vs capsule, sat_collide", "c.capsule_capsule.collide", "c.poly8_poly8.collide" },
+  { "segment vs poly8, sat_collide", "c.segment_poly8.collide", "c.poly8_poly8.collide" },
+  -- where they touch, and when a moving one first touches: figures, no target
+  { "poly8 vs poly8, sat_contacts", "c.poly8_poly8.contacts" },
+  { "poly8 vs poly8, sat_sweep_contact (a onto b)", "c.poly8_poly8.sweep" },
 }
+-- A row's name in the cold or hot table.
+local function table_name(name, which)
+  return which and (name:gsub("^(c%.[^.]+)%.", "%1." .. which .. ".")) or name
+end
+local function core_row(c, which)
+  local label = which and c[1] .. " (" .. which .. ")" or c[1]
+  if type(c[3]) == "string" then
+    figure(label, table_name(c[2], which), get(table_name(c[3], which)), "<= poly8 vs poly8",
+      which ~= nil)
+  else
+    figure(label, table_name(c[2], which), c[3], nil, which ~= nil)
+  end
+end
 for _, c in ipairs(core_rows) do
-  figure(c[1], c[2], c[3])
+  core_row(c)
 end
 for _, which in ipairs({ "cold", "hot" }) do
   for _, c in ipairs(core_rows) do
-    figure(c[1] .. " (" .. which .. ")", c[2]:gsub("^(c%.[^.]+)%.", "%1." .. which .. "."), c[3], nil,
-      true)
+    core_row(c, which)
   end
 end
 
@@ -175,6 +196,18 @@ for _, vm in ipairs(vms) do
   figure("s:position(), a shape with fields", p .. "method_fields")
   figure("sat.test, poly8 pairs", p .. "test_poly8")
   figure("a:collidesWith(b), poly8 pairs", p .. "collidesWith_poly8")
+  for _, k in ipairs({ "capsule_poly8", "capsule_capsule", "segment_poly8" }) do
+    figure("a:collidesWith(b), " .. k:gsub("_", "/") .. " pairs", p .. "collidesWith_" .. k,
+      get(p .. "collidesWith_poly8"), "<= poly8 pairs")
+  end
+  figure("sat.contacts, poly8 pairs", p .. "contacts_poly8")
+  if ffi_floor then
+    figure("  the same through the C API", p .. "contacts_poly8_capi")
+  end
+  figure("sat.sweep, poly8 pairs (a onto b)", p .. "sweep_poly8")
+  if ffi_floor then
+    figure("  the same through the C API", p .. "sweep_poly8_capi")
+  end
   -- Any allocation per call would be >= 16 kb per million: under 1 is none (one-offs such
   -- as a stack resize or a LuaJIT side trace show as fractions).
   figure("garbage per 1e6 sat.test", p .. "test.kb_per_million", 1, "none (< 1 kb)")
@@ -182,6 +215,8 @@ for _, vm in ipairs(vms) do
   figure("garbage per 1e6 collide, reused", p .. "collide_reuse.kb_per_million", 1,
     "none (< 1 kb)")
   figure("garbage per 1e6 collide, new", p .. "collide_new.kb_per_million")
+  figure("garbage per 1e6 sat.contacts", p .. "contacts_poly8.kb_per_million", 1, "none (< 1 kb)")
+  figure("garbage per 1e6 sat.sweep", p .. "sweep_poly8.kb_per_million", 1, "none (< 1 kb)")
 end
 
 -- ---- world --------------------------------------------------------------------------------
@@ -206,6 +241,12 @@ for _, vm in ipairs(vms) do
   figure("  moving the shapes (median)", sparse .. "move")
   figure("  world:step() (median)", sparse .. "step")
   figure("  garbage per frame", sparse .. "kb_per_frame", 0.01, "none (< 0.01 kb)")
+  local mv = p .. "move1000."
+  figure(string.format("%s shapes moved with world:move, %s collisions reported",
+    fmt(get(mv .. "shapes"), "count"), fmt(get(mv .. "collisions"), "count")), mv .. "frame")
+  figure("  world:move of every shape (median)", mv .. "move")
+  figure("  world:step() (median)", mv .. "step")
+  figure("  garbage per frame", mv .. "kb_per_frame")
   figure("300 boxes 16x16 in 800x600, 60 frames", p .. "boxes300.total")
   figure("  colliding pairs found (enter + stay)", p .. "boxes300.pairs")
 end
@@ -213,4 +254,39 @@ local a, b = get("lua54.world.boxes300.pairs"), get("luajit.world.boxes300.pairs
 if a and b and a ~= b then
   say(string.format("\n  NOTE: boxes300 found %d pairs under lua5.4 but %d under luajit:" ..
     " the scenes are identical, so the worlds disagree.", a, b))
+end
+
+-- ---- the level scenes -----------------------------------------------------------------------
+local level_limit = { lua54 = 3, luajit = 1.5 }
+local solid_limit = { lua54 = 0.6, luajit = 0.3 }
+for _, vm in ipairs(vms) do
+  local p = vm[1] .. ".level."
+  header(string.format("Level under %s: static tiles of 16, actors moved by world:move + world:step()",
+    vm[2]))
+  local frame100 = get(p .. "map100.frame")
+  for _, m in ipairs({ "map100", "map316" }) do
+    figure(string.format("%s x %s map, %s tiles, %s actors", m == "map100" and 100 or 316,
+      m == "map100" and 100 or 316, fmt(get(p .. m .. ".tiles"), "count"),
+      fmt(get(p .. m .. ".actors"), "count")),
+      p .. m .. ".frame", m == "map100" and level_limit[vm[1]] or (frame100 and 1.3 * frame100),
+      m == "map316" and "<= 1.3x the 100 x 100" or nil)
+    figure("  world:move of every actor (median)", p .. m .. ".move")
+    figure("  world:step() (median)", p .. m .. ".step")
+    figure("  contacts a frame (enter + stay)", p .. m .. ".contacts")
+    figure("  garbage per frame (contacts beginning)", p .. m .. ".kb_per_frame")
+  end
+  figure("100 x 100, actors jiggling in free space", p .. "quiet100.frame")
+  figure("  garbage per frame (nothing begins or ends)", p .. "quiet100.kb_per_frame", 0, "0 kb")
+  figure(string.format("solid map, 100 circles (%s contacts): step",
+    fmt(get(p .. "solid100.contacts"), "count")), p .. "solid100.step", solid_limit[vm[1]])
+  say("  per call, meeting nothing, among 1,000 / 10,000 / 100,000 static boxes (target: the")
+  say("  100,000 figure within 1.5x of the 1,000 one)")
+  for _, what in ipairs({ "move", "queryPoint", "queryRect", "querySegment", "queryShape" }) do
+    local base = get(p .. "calls1k." .. what)
+    figure(what .. ", 1,000", p .. "calls1k." .. what)
+    figure(what .. ", 10,000", p .. "calls10k." .. what, nil)
+    figure(what .. ", 100,000", p .. "calls100k." .. what, base and 1.5 * base, "<= 1.5x the 1,000")
+  end
+  figure("20,000 circles at 1e17 (issue 13 #7): a step", p .. "far20000.step")
+  figure("10,000 circles, cells of 1e-3 (#8): a step", p .. "tiny10000.step")
 end

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make bench: builds optimised (-O2, no sanitizers, in build/bench only) and runs every
-# benchmark: the C core, the binding and the world under lua5.4 and luajit.
+# make bench: builds optimised (make bench-build: -O2, no sanitizers, in build/bench only) and
+# runs every benchmark: the C core, the binding, the world and the level scenes (bench/level.lua)
+# under lua5.4 and luajit.
 #   JSON=1  print one JSON object per line ({"name", "value", "unit"}) instead of the table
 # Builds and notes go to stderr. Exits 0 unless a build fails or a benchmark crashes:
 # a missed speed target is reported, never fatal.
@@ -9,7 +10,6 @@ cd "$(dirname "$0")/.." || exit 1
 
 B=build/bench
 CC=${CC:-cc}
-WARN="-std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith"
 LUAS="lua5.4 luajit"
 JSON=${JSON:-0}
 RESULTS=$B/results.jsonl
@@ -38,32 +38,20 @@ run() {
   fi
 }
 
-lua_inc() { pkg-config --cflags "$1" 2>/dev/null || echo "-I/usr/include/$1"; }
-
 # ---- build ------------------------------------------------------------------------------
-core_src=$(ls src/*.c | grep -v '/lsat')
-note "building (CC=$CC, -O2)"
-if ! $CC $WARN -O2 -Isrc -o "$B/core" $core_src bench/core.c -lm >&2; then
-  note "FAILED: building bench/core.c"
+note "building (make bench-build, CC=$CC)"
+if ! make --no-print-directory -s CC="$CC" BENCH_LUAS="$LUAS" bench-build >&2; then
+  note "FAILED: make bench-build"
   exit 1
 fi
-for lua in $LUAS; do
-  # -B: never reuse an object built with other flags. bench_clock (the floor and the bound of
-  # the binding) is built as the module is, -fno-plt included.
-  if ! make --no-print-directory -s -B BUILD="$B" OPT=-O2 CFLAGS= CC="$CC" LUA="$lua" all >&2 ||
-     ! $CC $WARN -O2 -fno-plt -fPIC -shared $(lua_inc "$lua") -o "$B/$lua/bench_clock.so" bench/lclock.c >&2; then
-    note "FAILED: building for $lua"
-    exit 1
-  fi
-done
 
 # ---- run --------------------------------------------------------------------------------
 started=$(uptime_s)
 busy0=$(cpu_busy)
 times >"$B/times.0"
-run "C core" "$B/core"
+run "C core" "$B/bench-core"
 for lua in $LUAS; do
-  for part in binding world; do
+  for part in binding world level; do
     run "$part ($lua)" env LUA_PATH="lua/?.lua;lua/?/init.lua;bench/?.lua" \
       LUA_CPATH="$B/$lua/?.so" "$lua" "bench/$part.lua"
   done
@@ -89,7 +77,7 @@ machine() {
   fi
 }
 
-# The same report in markdown, for the README's benchmark section (build/bench/results.md).
+# The same report in markdown, for docs/benchmarks.md and bench/results/ (build/bench/results.md).
 { echo '```'; machine; echo '```'; lua5.4 bench/report.lua "$RESULTS" --markdown; } >"$B/results.md"
 
 if [ "$JSON" = 1 ]; then

@@ -1,7 +1,8 @@
 --- The world's cost: milliseconds per frame, kilobytes of garbage per frame.
 --
--- A frame moves every shape (shape:move, which keeps the world right by itself) and then
--- calls world:step() with "enter", "stay" and "exit" handlers whose bodies only count.
+-- A frame moves every shape (shape:move, which keeps the world right by itself; world:move
+-- in move1000) and then calls world:step() with "enter", "stay" and "exit" handlers whose
+-- bodies only count.
 -- Scenes (seeded, identical on every Lua):
 --   n1000, n10000   boxes, 8-gons and circles 8 to 32 across, each drifting at 0.5 to 2
 --                   units a frame and bouncing off the walls of a square field sized so
@@ -10,6 +11,8 @@
 --                   cell: nothing ever touches (the no-garbage-when-idle case).
 --   boxes300        300 boxes of 16x16 in 800x600 for 60 frames: total seconds and the
 --                   colliding pairs found over those frames (enter + stay calls).
+--   move1000        the n1000 mix, each shape moved with world:move (sliding along what it
+--                   meets) instead of shape:move; "collisions" counts what the moves report.
 -- Times are taken with the collector running as usual; garbage is measured over separate
 -- frames with the collector stopped.
 local lib = require("benchlib")
@@ -19,16 +22,6 @@ local sat = require("sat")
 -- (found by counting contacts in static scenes of this mix; "touching" reports the truth).
 local AREA_PER_SHAPE = 4800
 
-local function poly8(rng, x, y, size)
-  local pts, r, a0 = {}, size / 2, rng.range(0, 2 * math.pi)
-  for i = 0, 7 do
-    local a = a0 + (i + rng.range(-0.2, 0.2)) * (math.pi / 4)
-    pts[#pts + 1] = x + r * math.cos(a)
-    pts[#pts + 1] = y + r * math.sin(a)
-  end
-  return sat.polygon(pts)
-end
-
 -- The i-th shape of the mix at (x, y): a box, an 8-gon or a circle, 8 to 32 across.
 local function make_shape(rng, i, x, y)
   local kind, size = i % 3, rng.range(8, 32)
@@ -36,14 +29,55 @@ local function make_shape(rng, i, x, y)
     local h = rng.range(8, 32)
     return sat.box(x - size / 2, y - h / 2, size, h)
   elseif kind == 1 then
-    return poly8(rng, x, y, size)
+    return lib.poly8(rng, x, y, size, 0.2)
   end
   return sat.circle(x, y, size / 2)
 end
 
+local function move_all(scene)
+  local shapes, X, Y, VX, VY = scene.shapes, scene.X, scene.Y, scene.VX, scene.VY
+  local X1, X2, Y1, Y2 = scene.X1, scene.X2, scene.Y1, scene.Y2
+  for i = 1, #shapes do
+    local vx, vy = VX[i], VY[i]
+    local x, y = X[i] + vx, Y[i] + vy
+    if x < X1[i] or x > X2[i] then
+      vx = -vx
+      VX[i] = vx
+      x = X[i] + vx
+    end
+    if y < Y1[i] or y > Y2[i] then
+      vy = -vy
+      VY[i] = vy
+      y = Y[i] + vy
+    end
+    X[i], Y[i] = x, y
+    shapes[i]:move(vx, vy)
+  end
+end
+
+-- The same drift through world:move: a shape heads back once it is past an edge (the
+-- world may have stopped it short of where shape:move would have put it).
+local function world_move_all(scene)
+  local world, shapes, VX, VY = scene.world, scene.shapes, scene.VX, scene.VY
+  local X1, X2, Y1, Y2 = scene.X1, scene.X2, scene.Y1, scene.Y2
+  local reported = 0
+  for i = 1, #shapes do
+    local x, y, cols = world:move(shapes[i], VX[i], VY[i])
+    reported = reported + #cols
+    if x < X1[i] or x > X2[i] then
+      VX[i] = x < X1[i] and math.abs(VX[i]) or -math.abs(VX[i])
+    end
+    if y < Y1[i] or y > Y2[i] then
+      VY[i] = y < Y1[i] and math.abs(VY[i]) or -math.abs(VY[i])
+    end
+  end
+  scene.reported = scene.reported + reported
+end
+
 --- A scene: shapes in a world with counting handlers, and a frame function.
 local function new_scene()
-  local scene = { enters = 0, stays = 0, exits = 0, marking = false, touched = nil }
+  local scene = { enters = 0, stays = 0, exits = 0, marking = false, touched = nil,
+    mover = move_all, reported = 0 }
   local world = sat.world()
   scene.world = world
   world:on("enter", function(a, b)
@@ -73,29 +107,8 @@ local function add_movers(scene, shapes, X, Y, VX, VY, X1, X2, Y1, Y2)
   end
 end
 
-local function move_all(scene)
-  local shapes, X, Y, VX, VY = scene.shapes, scene.X, scene.Y, scene.VX, scene.VY
-  local X1, X2, Y1, Y2 = scene.X1, scene.X2, scene.Y1, scene.Y2
-  for i = 1, #shapes do
-    local vx, vy = VX[i], VY[i]
-    local x, y = X[i] + vx, Y[i] + vy
-    if x < X1[i] or x > X2[i] then
-      vx = -vx
-      VX[i] = vx
-      x = X[i] + vx
-    end
-    if y < Y1[i] or y > Y2[i] then
-      vy = -vy
-      VY[i] = vy
-      y = Y[i] + vy
-    end
-    X[i], Y[i] = x, y
-    shapes[i]:move(vx, vy)
-  end
-end
-
 local function frame(scene)
-  move_all(scene)
+  scene.mover(scene)
   scene.world:step()
 end
 
@@ -162,9 +175,10 @@ end
 local function measure(name, scene, warm, frames, garbage_frames)
   run_frames(scene, warm)
   local t, tm, ts = {}, {}, {}
+  local mover, reported = scene.mover, scene.reported
   for f = 1, frames do
     local t0 = lib.now()
-    move_all(scene)
+    mover(scene)
     local t1 = lib.now()
     scene.world:step()
     local t2 = lib.now()
@@ -176,6 +190,9 @@ local function measure(name, scene, warm, frames, garbage_frames)
   lib.emit(name .. ".frame_mean", lib.mean(t), "ms")
   lib.emit(name .. ".move", lib.median(tm), "ms")
   lib.emit(name .. ".step", lib.median(ts), "ms")
+  if mover == world_move_all then
+    lib.emit(name .. ".collisions", math.floor((scene.reported - reported) / frames + 0.5), "count")
+  end
   -- Steady state: a first run settles one-off allocations (LuaJIT recording traces, a table
   -- growing to its working size), the second is the figure.
   lib.garbage(run_frames, scene, garbage_frames)
@@ -190,14 +207,7 @@ local function timed(label, fn, ...)
   return r
 end
 
--- Scenes to run: all, or those named on the command line (for profiling one).
-local only = {}
-for i = 1, select("#", ...) do
-  only[select(i, ...)] = true
-end
-local function wanted(name)
-  return next(only) == nil or only[name]
-end
+local wanted = lib.wanted(...)
 
 if wanted("n1000") then
   measure("world.n1000", timed("n1000", field_scene, 1000, 1001), 30, 100, 20)
@@ -209,6 +219,12 @@ if wanted("n10000") then
 end
 if wanted("sparse10000") then
   measure("world.sparse10000", timed("sparse10000", sparse_scene, 10000, 10002), 10, 40, 10)
+  collectgarbage("collect")
+end
+if wanted("move1000") then
+  local scene = timed("move1000", field_scene, 1000, 1003)
+  scene.mover = world_move_all
+  measure("world.move1000", scene, 30, 100, 20)
   collectgarbage("collect")
 end
 

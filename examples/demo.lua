@@ -22,7 +22,7 @@ local function report(label, a, b)
   return r
 end
 
-say("%s: separating axis tests for convex polygons and circles", sat._VERSION)
+say("%s: separating axis tests for convex polygons, circles, segments and capsules", sat._VERSION)
 say("")
 
 say("1. A crate slides right into a wall.")
@@ -84,12 +84,32 @@ local far = sat.collide(a1, b1).overlap
 say("  overlap at the origin %s, at (1e9, -1e9) %s", fmt(near), fmt(far))
 say("")
 
-say("6. A world: a player walks down and right: it lands on the floor, slides along it,")
-say("   and stops in the corner against the wall. Callbacks report each contact.")
-local world = sat.world(64)
-world:add(sat.box(0, 100, 400, 20)).name = "floor"
-world:add(sat.box(200, 0, 20, 100)).name = "wall"
-local player = world:add(sat.circle(150, 80, 12))
+say("6. Capsules and segments are exact too: a capsule's round end against a box's corner is")
+say("   the true distance; a circle centred on a segment goes out to the segment's left.")
+report("capsule end vs box corner", sat.capsule(7, 8, 7, 12, 6), sat.box(0, 0, 4, 4))
+report("circle centred on a segment", sat.circle(0, 0, 2), sat.segment(-50, 0, 50, 0))
+report("capsule standing on a segment", sat.capsule(0, -30, 0, -10, 10), sat.segment(-50, 0, 50, 0))
+say("")
+
+say("7. A world: a level built from a tile map, as static shapes (static shapes never pair")
+say("   with each other, however many touch), and a player who walks down and right: it lands")
+say("   on the floor, slides along it over the seams between tiles and stops against the wall.")
+local world = sat.world(32)
+local map = {
+  ".......#",
+  ".......#",
+  ".......#",
+  "########",
+}
+for row, line in ipairs(map) do
+  for col = 1, #line do
+    if line:sub(col, col) == "#" then
+      local tile = world:add(sat.box((col - 1) * 32, (row - 1) * 32, 32, 32), "static")
+      tile.name = row == #map and "floor" or "wall"
+    end
+  end
+end
+local player = world:add(sat.circle(90, 46, 12))
 player.name = "player"
 function player:onEnter(other, resp)
   say("   enter: player touches the %s (normal %s, %s)", other.name, fmt(resp.normal.x), fmt(resp.normal.y))
@@ -97,8 +117,10 @@ end
 function player:onExit(other)
   say("   exit: player leaves the %s", other.name)
 end
-for frame = 1, 6 do
-  local x, y, hits = world:move(player, 12, 6)
+say("  %d tiles, %d pairs among them", world:count() - 1, world:step())
+local hits = {} -- filled again by every move: no garbage
+for frame = 1, 11 do
+  local x, y = world:move(player, 12, 6, hits)
   world:step()
   say("  frame %d: player at (%s, %s), %d contact(s)", frame, fmt(x), fmt(y), #hits)
 end
@@ -106,5 +128,16 @@ world:move(player, -60, -40)
 world:step()
 local px, py = player:position()
 say("  the player jumps away to (%s, %s)", fmt(px), fmt(py))
+say("")
+
+say("8. How the test decided (sat.explain), where they touch (sat.contacts), and when a moving")
+say("   shape first touches another (sat.sweep).")
+local box, disc = sat.box(0, 0, 10, 10), sat.circle(13, 14, 6)
+print(sat.explain(box, disc))
+local n, x1, y1 = sat.contacts(box, disc)
+say("  %d contact point: (%s, %s), midway between the corner and the circle", n, fmt(x1), fmt(y1))
+local t, nx, ny, hx, hy = sat.sweep(sat.box(-50, 0, 10, 10), 100, 0, box)
+say("  a box moving 100 right meets the first at t=%s, normal (%s, %s), at (%s, %s)", fmt(t),
+  fmt(nx), fmt(ny), fmt(hx), fmt(hy))
 say("")
 say("Done. See README.md for the whole API.")

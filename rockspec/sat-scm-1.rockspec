@@ -1,7 +1,7 @@
 -- LuaRocks package of sat: the C module sat.core (core + binding) and the Lua layer.
 -- Build and install from a checkout (no network needed):
 --   luarocks make rockspec/sat-scm-1.rockspec
--- sources must list every src/*.c (tools/suite-rock.sh checks that it does).
+-- sources must list what `make sources` prints (spec/suites/rock.sh checks that it does).
 rockspec_format = "3.0"
 package = "sat"
 version = "scm-1"
@@ -27,15 +27,25 @@ build = {
   modules = {
     ["sat.core"] = {
       sources = {
-        "src/lsat.c",
-        "src/lsat_hash.c",
-        "src/sat_collide.c",
-        "src/sat_hash.c",
-        "src/sat_raycast.c",
-        "src/sat_shape.c",
+        "src/core/sat_collide.c",
+        "src/core/sat_collide_traced.c",
+        "src/core/sat_contacts.c",
+        "src/core/sat_explain.c",
+        "src/core/sat_hash.c",
+        "src/core/sat_raycast.c",
+        "src/core/sat_shape.c",
+        "src/core/sat_sweep.c",
+        "src/lua/lsat_explain.c",
+        "src/lua/lsat_ffi.c",
+        "src/lua/lsat_hash.c",
+        "src/lua/lsat_module.c",
+        "src/lua/lsat_response.c",
+        "src/lua/lsat_shape.c",
+        "src/lua/lsat_util.c",
+        "src/lua/lsat_vec.c",
       },
-      incdirs = { "src" },
-      defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/sat.h)
+      incdirs = { "src/core", "src/lua" },
+      defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/core/sat.h)
       libraries = { "m" },
     },
     sat = "lua/sat/init.lua",

@@ -1,13 +1,14 @@
--- The demo's level: an arena of walls, slopes, rotated polygons, circles, sensor zones and
--- moving obstacles. Everything is in world coordinates, y down (LÖVE's screen).
+-- The demo's level: an arena of walls, slopes, rotated polygons, circles, segments (a ledge
+-- and a ramp), sensor zones and moving obstacles. Everything is in world coordinates, y down (LÖVE's screen).
 local sat = require("sat")
 
 local level = {}
 
 level.arena = { x1 = 0, y1 = 0, x2 = 720, y2 = 640 }
 
--- Filter bits: walls never test against walls, zones only against the player, the stress
--- shapes only against each other, so step() reports only the pairs worth showing.
+-- The walls and zones are static shapes: they never pair with each other, however many
+-- touch. Filter bits keep the zones to the player and the stress shapes to each other, so
+-- step() reports only the pairs worth showing.
 level.WALL, level.ZONE, level.MOVER, level.PLAYER, level.STRESS = 1, 2, 4, 8, 16
 local masks = {
   wall = level.MOVER + level.PLAYER,
@@ -34,7 +35,9 @@ local named = level.tag
 -- Builds the static level into world; returns the list of moving obstacles, each with an
 -- update(t) that places it at time t (seconds), so a run with a fixed dt is reproducible.
 function level.build(world)
-  local add = function(s) return world:add(s) end
+  local add = function(s)
+    return world:add(s, s.role ~= "mover" and "static" or nil)
+  end
   -- the arena's walls
   add(named(sat.box(0, 0, 720, 16), "wall-top", "wall"))
   add(named(sat.box(0, 624, 720, 16), "wall-bottom", "wall"))
@@ -55,6 +58,10 @@ function level.build(world)
   add(named(sat.polygon(hex), "hexagon", "wall")):rotate(0.25)
   add(named(sat.box(615, 275, 50, 50), "diamond", "wall")):setRotation(math.pi / 4)
   add(named(sat.polygon(180, 150, 240, 130, 250, 190, 200, 210), "rock", "wall")):rotate(-0.4)
+  -- segments: a ledge in the free space top left (a ceiling from below, a floor from above)
+  -- and a ramp on the right
+  add(named(sat.segment(40, 60, 200, 60), "ledge", "wall"))
+  add(named(sat.segment(590, 470, 700, 400), "ramp", "wall"))
   -- circles
   add(named(sat.circle(620, 120, 24), "pillar", "wall"))
   add(named(sat.circle(472, 350, 18), "post", "wall"))
@@ -76,10 +83,15 @@ function level.build(world)
   return movers
 end
 
--- The player's three bodies, centred on (x, y).
+-- A standing character of width 2r and height h, centred on (x, y): a capsule.
+local CAPSULE_R, CAPSULE_H = 13, 40
+
+-- The player's four bodies, centred on (x, y).
 function level.playerShape(kind, x, y)
   local s
-  if kind == "box" then
+  if kind == "capsule" then
+    s = sat.capsule(x, y - CAPSULE_H / 2 + CAPSULE_R, x, y + CAPSULE_H / 2 - CAPSULE_R, CAPSULE_R)
+  elseif kind == "box" then
     s = sat.box(x - 14, y - 14, 28, 28)
   elseif kind == "circle" then
     s = sat.circle(x, y, 15)

@@ -1,6 +1,7 @@
 -- luacheck: globals love
--- sat in a LÖVE game: a player (box, circle or polygon) moved with world:move through a
--- level of walls, slopes, rotated polygons, circles, sensor zones and moving obstacles;
+-- sat in a LÖVE game: a player (box, circle, polygon or capsule) moved with world:move
+-- through a level of walls, slopes, rotated polygons, circles, segments, sensor zones and
+-- moving obstacles;
 -- debug overlays; a stress mode. `make love-demo` runs it; SAT_DEMO_AUTO=1 (or --auto)
 -- plays a fixed script, writes a log and a screenshot, and quits.
 
@@ -59,12 +60,12 @@ end
 
 -- ---- finding sat ----------------------------------------------------------------------
 -- LÖVE's require looks in the game folder; sat lives elsewhere in a checkout. The order:
--- 1. SAT_ROOT (tools/love-run.sh sets it): <root>/lua for sat/*.lua and
+-- 1. SAT_ROOT (`make love-demo` sets it): <root>/lua for sat/*.lua and
 --    <root>/build/luajit for sat/core.so (what `make LUA=luajit` builds).
 -- 2. `love examples/love` run from a checkout: the repo two folders above the game.
 -- 3. A shipped game: sat/*.lua inside the game (found by LÖVE's own loader) and
 --    sat/core.so (core.dll on Windows) in a sat/ folder next to the .love file or the fused
---    executable. See README.md, "Shipping sat with a game".
+--    executable. See docs/love.md on shipping.
 local function findSat()
   local ext = package.config:sub(1, 1) == "\\" and "dll" or "so"
   local root = os.getenv("SAT_ROOT")
@@ -87,9 +88,9 @@ findSat()
 
 local ok, sat = pcall(require, "sat")
 if not ok then
-  error("cannot load sat: " .. tostring(sat) .. "\n\nFrom a checkout: build the LuaJIT module "
-        .. "(make LUA=luajit) and run sh tools/love-run.sh examples/love. A shipped game "
-        .. "bundles sat/core.so as README.md says (Shipping sat with a game).", 0)
+  error("cannot load sat: " .. tostring(sat) .. "\n\nFrom a checkout: run make love-demo "
+        .. "(it builds the LuaJIT module first). A shipped game bundles sat/core.so as "
+        .. "docs/love.md says (shipping).", 0)
 end
 local level = require("level")
 local script = require("script")
@@ -97,7 +98,7 @@ local script = require("script")
 -- ---- state ----------------------------------------------------------------------------
 local SPEED = 200          -- player, pixels per second
 local STRESS_STEP = 500    -- shapes added or removed by + and -
-local KINDS = { "box", "circle", "polygon" }
+local KINDS = { "box", "circle", "polygon", "capsule" }
 
 local frame = 0
 local clock = 0            -- seconds of game time
@@ -224,7 +225,7 @@ end
 function love.keypressed(key)
   if key == "escape" then
     love.event.quit(0)
-  elseif key == "tab" or key == "1" or key == "2" or key == "3" then
+  elseif key == "tab" or key == "1" or key == "2" or key == "3" or key == "4" then
     kindIndex = key == "tab" and kindIndex % #KINDS + 1 or tonumber(key)
     setPlayer(KINDS[kindIndex])
   elseif key == "b" then
@@ -388,7 +389,7 @@ end
 
 local HELP = {
   "arrows   move the player",
-  "tab 1 2 3  box / circle / polygon",
+  "tab 1-4  box/circle/polygon/capsule",
   "b   bounding boxes",
   "c   spatial-hash cells",
   "n   normals (red) and MTV (green)",

@@ -1,5 +1,5 @@
 -- The automated run (SAT_DEMO_AUTO=1 or --auto): a fixed list of inputs played at a fixed
--- dt, so every run of the demo is the same. tools/suite-love-demo.sh checks its log.
+-- dt, so every run of the demo is the same. The love-demo suite (make test) checks its log.
 --
 -- Each step holds some keys for a number of frames under a phase name; `press` keys are
 -- pressed (love.keypressed) on the step's first frame.
@@ -10,7 +10,7 @@ script.dt = 1 / 60
 script.steps = {
   -- every other key once (reset, each body, fill and help off and on), ending as a box
   { phase = "start",       frames = 10,
-    press = { "r", "2", "3", "1", "f", "f", "h", "h" } },
+    press = { "r", "2", "3", "4", "1", "f", "f", "h", "h" } },
   -- the box goes diagonally into wall-mid and must slide down along it
   { phase = "slide",       frames = 100, hold = { "right", "down" } },
   -- as a circle, left through zone-a (enter), then up out of it (exit)
@@ -22,7 +22,15 @@ script.steps = {
   { phase = "stress",      frames = 20, press = { "s", "+" } },
   { phase = "stress-off",  frames = 5, press = { "-", "s" } },
   -- overlays on, back to the box, right along the bottom toward the moving obstacles
-  { phase = "final",       frames = 110, hold = { "right" }, press = { "b", "c", "n", "tab" } },
+  { phase = "final",       frames = 110, hold = { "right" }, press = { "b", "c", "n", "1" } },
+  -- a new level, the player a capsule: up under the ledge (a segment), along its underside
+  -- and round its end, up, back left above it, down onto it, and along its top
+  { phase = "capsule",         frames = 30, hold = { "up" }, press = { "r", "4" } },
+  { phase = "capsule-ceiling", frames = 50, hold = { "up", "right" } },
+  { phase = "capsule-rise",    frames = 20, hold = { "up" } },
+  { phase = "capsule-left",    frames = 40, hold = { "left" } },
+  { phase = "capsule-fall",    frames = 20, hold = { "down" } },
+  { phase = "capsule-walk",    frames = 20, hold = { "down", "right" } },
 }
 
 -- Frame f (1-based) -> step, index of the frame within the step.
