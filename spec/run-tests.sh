@@ -16,6 +16,8 @@ record() { # name passed failed
   $1: $2 passed, $3 failed"
 }
 
+# A suite that hangs is stopped and fails, so that the run still ends with its line.
+limit=${SUITE_TIMEOUT:-1800}
 ran=" "
 for s in spec/suites/build.sh spec/suites/lint.sh spec/suites/*.sh; do
   case $ran in *" $s "*) continue ;; esac
@@ -23,9 +25,15 @@ for s in spec/suites/build.sh spec/suites/lint.sh spec/suites/*.sh; do
   name=$(basename "$s" .sh)
   echo "==== $name"
   log="build/logs/suite-$name.log"
-  sh "$s" >"$log" 2>&1
+  start=$(date +%s)
+  timeout -k 30 "$limit" sh "$s" >"$log" 2>&1
   rc=$?
   cat "$log"
+  echo "($name took $(($(date +%s) - start)) s)"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "$name: stopped after $limit s (SUITE_TIMEOUT); counted as a failure"
+    rc=1
+  fi
   last=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
   if [ -z "$last" ]; then
     echo "$name: no summary line (exit $rc)"

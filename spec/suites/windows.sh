@@ -72,9 +72,12 @@ done
 WINEPREFIX=$root/build/wine
 WINEDEBUG=-all
 export WINEPREFIX WINEDEBUG
-wineserver -p60
+# Every wine program runs with no input and a time limit (WINE_TIMEOUT seconds, 600 unless
+# set): a program that hangs fails its test, not the whole run.
+run_wine() { timeout -k 10 "${WINE_TIMEOUT:-600}" wine "$@" </dev/null; }
 trap 'wineserver -k 2>/dev/null' EXIT INT TERM
-wine "$vm/lua5.4/lua.exe" -e "" </dev/null >build/logs/wine-boot.log 2>&1
+run_wine "$vm/lua5.4/lua.exe" -e "" >build/logs/wine-boot.log 2>&1
+wineserver -p60
 
 exe_of() { case $1 in luajit) echo "$vm/luajit/luajit.exe" ;; *) echo "$vm/lua5.4/lua.exe" ;; esac; }
 
@@ -97,10 +100,10 @@ selftest "lua5.4 (Linux)" lua5.4
 
 for lua in luajit lua5.4; do
   exe=$(exe_of $lua)
-  selftest "$lua under wine" wine "$exe"
+  selftest "$lua under wine" run_wine "$exe"
   log=build/logs/windows-specs-$lua.log
   LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="build/windows-x64/$lua/?.dll;;" \
-    wine "$exe" spec/wine/run.lua spec/*_spec.lua >"$log" 2>&1
+    run_wine "$exe" spec/wine/run.lua spec/*_spec.lua >"$log" 2>&1
   rc=$?
   suite_pass=$pass suite_fail=$fail
   tap_count "$log" # sets pass and fail to the log's counts
@@ -139,14 +142,14 @@ LUA
 for lua in luajit lua5.4; do
   exe=$root/$(exe_of $lua)
   abi=$(echo $lua | sed 's/^lua5\./lua5/')
-  out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' wine "$exe" check.lua 2>&1 | tr -d '\r')
+  out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$exe" check.lua 2>&1 | tr -d '\r')
   case $out in
     *"native"[/\\]"windows-x64-$abi.dll") wok "$lua under wine: the dist folder alone loads native/windows-x64-$abi.dll" ;;
     *) bad "$lua under wine: the dist folder alone loads native/windows-x64-$abi.dll" "$out" ;;
   esac
 done
 rm "$work/sat/native/windows-x64-luajit.dll"
-out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
+out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
 if echo "$out" | grep -q 'no native module fits LuaJIT on Windows x64' &&
    echo "$out" | grep -q 'windows-x64-luajit.dll (no such file)'; then
   wok "luajit under wine: without its DLL, the error names windows-x64-luajit.dll"
