@@ -35,7 +35,7 @@ done
 if out=$(check_includes); then
   pass=$((pass + 1)); echo "ok includes: src/core includes no binding or Lua header; no cycle"
 else
-  fail=$((fail + 1)); echo "not ok includes:"; echo "$out"
+  fail=$((fail + 1)); echo "not ok includes:"; printf '%s\n' "$out"
 fi
 
 if ! make --no-print-directory -s BUILD=build/check-gcc CC=gcc LUA=lua5.4 objects \
@@ -45,7 +45,7 @@ elif out=$(check_links build/check-gcc/obj/lua5.4); then
   pass=$((pass + 1))
   echo "ok links: the core calls no Lua; the binding's files use each other one way"
 else
-  fail=$((fail + 1)); echo "not ok links:"; echo "$out"
+  fail=$((fail + 1)); echo "not ok links:"; printf '%s\n' "$out"
 fi
 
 echo "build: $pass passed, $fail failed"

@@ -44,7 +44,7 @@ fi
 in_zip=$(unzip -Z1 "$zip" | grep -v '/$' | sort)
 in_dir=$(cd dist && find sat -type f | sort)
 if [ "$in_zip" = "$in_dir" ]; then
-  ok "the zip holds the folder's $(echo "$in_dir" | wc -l) files"
+  ok "the zip holds the folder's $(printf '%s\n' "$in_dir" | wc -l) files"
 else
   bad "the zip and the folder differ" "$(printf 'zip:\n%s\nfolder:\n%s' "$in_zip" "$in_dir")"
 fi
@@ -86,8 +86,8 @@ mkdir -p "$work/none"
 cp -r "$work/plain/sat" "$work/none/"
 rm "$work/none/sat/native/linux-$arch-lua54.so"
 out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
-if [ $? -ne 0 ] && echo "$out" | grep -q "sat/native/linux-$arch-lua54.so (no such file)" &&
-   echo "$out" | grep -q "no native module fits Lua 5.4"; then
+if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so (no such file)" &&
+   printf '%s\n' "$out" | grep -q "no native module fits Lua 5.4"; then
   ok "without its native file, require('sat') says which file it looked for"
 else
   bad "the error without a native file names it" "$out"
@@ -96,7 +96,7 @@ fi
 # a file that is not a library is reported with the system loader's reason, not a crash
 printf 'not a library' >"$work/none/sat/native/linux-$arch-lua54.so"
 out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
-if [ $? -ne 0 ] && echo "$out" | grep -q "sat/native/linux-$arch-lua54.so: .*\(invalid ELF\|too short\|file\)"; then
+if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so: .*\(invalid ELF\|too short\|file\)"; then
   ok "a damaged native file is reported with the loader's reason"
 else
   bad "a damaged native file is reported" "$out"

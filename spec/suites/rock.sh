@@ -83,7 +83,7 @@ for v in 5.4 5.3 5.1; do
       ok "$interp requires sat from the Lua $v tree: $out"
     else
       bad "$interp requires sat from the Lua $v tree"
-      echo "$out"
+      printf '%s\n' "$out"
     fi
   done
 done

@@ -48,14 +48,14 @@ for lua in luajit lua5.4; do
     *) bad "$lua: file says $kind, not a PE32+ DLL" ;;
   esac
   dump=$(x86_64-w64-mingw32-objdump -p "$dll")
-  exports=$(echo "$dump" | sed -n '/^\[Ordinal\/Name Pointer\] Table/,/^$/p' |
+  exports=$(printf '%s\n' "$dump" | sed -n '/^\[Ordinal\/Name Pointer\] Table/,/^$/p' |
     sed -n 's/^[[:space:]]*\[[[:space:]]*[0-9]*\][[:space:]]*//p' | tr '\n' ' ')
   if [ "$exports" = "luaopen_sat_core " ]; then
     ok "$lua: core.dll exports luaopen_sat_core alone"
   else
     bad "$lua: core.dll exports: $exports"
   fi
-  imports=$(echo "$dump" | sed -n 's/^[[:space:]]*DLL Name: //p' | sort | tr '\n' ' ')
+  imports=$(printf '%s\n' "$dump" | sed -n 's/^[[:space:]]*DLL Name: //p' | sort | tr '\n' ' ')
   want=$(printf '%s\n' KERNEL32.dll msvcrt.dll "$luadll" | sort | tr '\n' ' ')
   if [ "$imports" = "$want" ]; then
     ok "$lua: core.dll imports $imports"
@@ -87,9 +87,9 @@ selftest() { # NAME COMMAND...
   name=$1
   shift
   out=$("$@" spec/wine/run.lua spec/wine/selftest.lua 2>&1)
-  wrong=$(echo "$out" | grep -E '^(not )?ok ' | grep -vE '^ok [0-9]+ - (# SKIP )?pass' |
+  wrong=$(printf '%s\n' "$out" | grep -E '^(not )?ok ' | grep -vE '^ok [0-9]+ - (# SKIP )?pass' |
     grep -vE '^not ok [0-9]+ - fail')
-  got=$(echo "$out" | grep -cE '^(not )?ok ')
+  got=$(printf '%s\n' "$out" | grep -cE '^(not )?ok ')
   if [ -z "$wrong" ] && [ "$got" -eq "$expected" ]; then
     ok "$name: spec/wine/run.lua passes what holds and fails what does not ($got tests)"
   else
@@ -150,8 +150,8 @@ for lua in luajit lua5.4; do
 done
 rm "$work/sat/native/windows-x64-luajit.dll"
 out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
-if echo "$out" | grep -q 'no native module fits LuaJIT on Windows x64' &&
-   echo "$out" | grep -q 'windows-x64-luajit.dll (no such file)'; then
+if printf '%s\n' "$out" | grep -q 'no native module fits LuaJIT on Windows x64' &&
+   printf '%s\n' "$out" | grep -q 'windows-x64-luajit.dll (no such file)'; then
   wok "luajit under wine: without its DLL, the error names windows-x64-luajit.dll"
 else
   bad "luajit under wine: the error without the DLL" "$out"

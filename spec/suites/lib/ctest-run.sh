@@ -9,7 +9,7 @@ run_ctest() {
   rc=$?
   cat "$2"
   last=$(tail -n 1 "$2")
-  if echo "$last" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
+  if printf '%s\n' "$last" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
     pass=${last%% passed*}
     fail=${last#*passed, }
     fail=${fail%% failed}

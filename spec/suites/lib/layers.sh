@@ -69,15 +69,15 @@ find_cycle() {
 
 check_includes() {
   edges=$(include_edges)
-  bad=$(echo "$edges" | awk '
+  bad=$(printf '%s\n' "$edges" | awk '
     $2 ~ /^\?/ { print $1 ": #include \"" substr($2, 2) "\" resolves to no file"; next }
     $1 ~ /^src\/core\// && ($2 == "<lua>" || $2 ~ /^src\/lua\//) {
       print $1 ": the core includes " ($2 == "<lua>" ? "a Lua header" : $2)
     }')
-  cycle=$(echo "$edges" | grep -v ' <lua>$' | find_cycle)
+  cycle=$(printf '%s\n' "$edges" | grep -v ' <lua>$' | find_cycle)
   [ -z "$bad" ] && [ -z "$cycle" ] && return 0
-  [ -n "$bad" ] && echo "$bad"
-  [ -n "$cycle" ] && echo "$cycle"
+  [ -n "$bad" ] && printf '%s\n' "$bad"
+  [ -n "$cycle" ] && printf '%s\n' "$cycle"
   return 1
 }
 
@@ -95,13 +95,13 @@ check_links() {
   lua_in_core=$(awk '$2 ~ /^core\// && $1 ~ /^(lua|luaL|luaJIT)_/ { print $2 ": calls " $1 }' \
     "$tmp/uses")
   rm -rf "$tmp"
-  bad=$(echo "$deps" | awk '
+  bad=$(printf '%s\n' "$deps" | awk '
     $1 ~ /^core\// && $2 ~ /^lua\// { print $1 ": the core uses " $2 }
     $1 == "lua/lsat_util.o" && $2 ~ /^lua\// { print $1 ": the shared helpers use " $2 }')
-  cycle=$(echo "$deps" | find_cycle)
+  cycle=$(printf '%s\n' "$deps" | find_cycle)
   [ -z "$lua_in_core" ] && [ -z "$bad" ] && [ -z "$cycle" ] && return 0
-  [ -n "$lua_in_core" ] && echo "$lua_in_core"
-  [ -n "$bad" ] && echo "$bad"
-  [ -n "$cycle" ] && echo "$cycle"
+  [ -n "$lua_in_core" ] && printf '%s\n' "$lua_in_core"
+  [ -n "$bad" ] && printf '%s\n' "$bad"
+  [ -n "$cycle" ] && printf '%s\n' "$cycle"
   return 1
 }

@@ -4,9 +4,9 @@
 # Both count into $pass and $fail, which the sourcing script prints last.
 pass=0
 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
+ok() { pass=$((pass + 1)); printf 'ok   %s\n' "$1"; }
 bad() {
   fail=$((fail + 1))
-  echo "FAIL $1"
+  printf 'FAIL %s\n' "$1"
   if [ $# -gt 1 ]; then printf '%s\n' "$2" | sed 's/^/     /'; fi
 }
