@@ -48,5 +48,23 @@ else
   fail=$((fail + 1)); echo "not ok links:"; printf '%s\n' "$out"
 fi
 
+# The C example of docs/design.md, inside a main(), against the core alone: it builds with
+# -Werror and runs to its end.
+ex=build/check-gcc/doc-example
+mkdir -p "$ex"
+{
+  echo '#include <stdio.h>'
+  sed -n '/^```c$/,/^```$/p' docs/design.md | sed '1d;$d' | sed -n '1,/^$/p'
+  echo 'int main(void) {'
+  sed -n '/^```c$/,/^```$/p' docs/design.md | sed '1d;$d' | sed '1,/^$/d'
+  echo 'puts("ok"); return 0; }'
+} >"$ex/example.c"
+if gcc -std=c99 -Wall -Wextra -Werror -pedantic -Isrc/core -o "$ex/example" "$ex/example.c" \
+     src/core/*.c -lm >build/logs/build-doc-example.log 2>&1 && [ "$("$ex/example")" = ok ]; then
+  pass=$((pass + 1)); echo "ok docs/design.md: the C example builds and runs"
+else
+  fail=$((fail + 1)); echo "not ok docs/design.md: the C example"; cat build/logs/build-doc-example.log
+fi
+
 echo "build: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
