@@ -479,14 +479,20 @@ static int shape_scale(lua_State *L)
     return transformed(L, sat_shape_scale(s, f));
 }
 
+/* bbox and endpoints: two points as four numbers */
+static int push_two_points(lua_State *L, double x1, double y1, double x2, double y2)
+{
+    lua_pushnumber(L, x1);
+    lua_pushnumber(L, y1);
+    lua_pushnumber(L, x2);
+    lua_pushnumber(L, y2);
+    return 4;
+}
+
 static int shape_bbox(lua_State *L)
 {
     sat_aabb b = sat_shape_bbox(lsat_checkshape(L, 1));
-    lua_pushnumber(L, b.x1);
-    lua_pushnumber(L, b.y1);
-    lua_pushnumber(L, b.x2);
-    lua_pushnumber(L, b.y2);
-    return 4;
+    return push_two_points(L, b.x1, b.y1, b.x2, b.y2);
 }
 
 static int shape_contains(lua_State *L)
@@ -597,11 +603,7 @@ static int shape_endpoints(lua_State *L)
 {
     sat_vec p1, p2;
     sat_segment_endpoints(check_kind(L, 1, SAT_SEGMENT, SAT_CAPSULE), &p1, &p2);
-    lua_pushnumber(L, p1.x);
-    lua_pushnumber(L, p1.y);
-    lua_pushnumber(L, p2.x);
-    lua_pushnumber(L, p2.y);
-    return 4;
+    return push_two_points(L, p1.x, p1.y, p2.x, p2.y);
 }
 
 static int l_is_shape(lua_State *L)
