@@ -145,8 +145,7 @@ local function measureLevel(name, n, seed)
   lib.emit("level." .. name .. ".step", step, "ms")
   lib.emit("level." .. name .. ".contacts", math.floor((scene.enters - enters + scene.stays - stays)
     / 100 + 0.5), "count")
-  lib.garbage(frames, scene, moveActors, 20)
-  lib.emit("level." .. name .. ".kb_per_frame", lib.garbage(frames, scene, moveActors, 20) / 20,
+  lib.emit("level." .. name .. ".kb_per_frame", lib.steadyGarbage(frames, scene, moveActors, 20) / 20,
     "kb")
   return scene
 end
@@ -167,8 +166,7 @@ if wanted("quiet100") then
   frames(scene, jiggleActors, 20)
   local enters, exits = scene.enters, scene.exits
   local frame = timeFrames(scene, jiggleActors, 50)
-  lib.garbage(frames, scene, jiggleActors, 20)
-  local kb = lib.garbage(frames, scene, jiggleActors, 20)
+  local kb = lib.steadyGarbage(frames, scene, jiggleActors, 20)
   lib.emit("level.quiet100.frame", frame, "ms")
   lib.emit("level.quiet100.changes", scene.enters - enters + scene.exits - exits, "count")
   lib.emit("level.quiet100.kb_per_frame", kb / 20, "kb")

@@ -193,10 +193,7 @@ local function measure(name, scene, warm, frames, garbage_frames)
   if mover == world_move_all then
     lib.emit(name .. ".collisions", math.floor((scene.reported - reported) / frames + 0.5), "count")
   end
-  -- Steady state: a first run settles one-off allocations (LuaJIT recording traces, a table
-  -- growing to its working size), the second is the figure.
-  lib.garbage(run_frames, scene, garbage_frames)
-  local kb = lib.garbage(run_frames, scene, garbage_frames)
+  local kb = lib.steadyGarbage(run_frames, scene, garbage_frames)
   lib.emit(name .. ".kb_per_frame", kb / garbage_frames, "kb")
 end
 
