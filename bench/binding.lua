@@ -304,14 +304,14 @@ local heap = require("bench_clock").heap
 local luaInHeap = false
 if heap() then
   local h0 = heap()
-  local big = {}
+  local big = {} -- luacheck: ignore 241 (filled only: its size is the probe)
   for i = 1, 2 ^ 17 do
     big[i] = i
   end
   luaInHeap = heap() - h0 >= 2 ^ 20
 end
 local function bytesPer(make)
-  local keep = {}
+  local keep = {} -- luacheck: ignore 241 (filled only: keeps the shapes alive)
   for i = 1, MEM_N do
     keep[i] = false -- the array part grown before the measure
   end
