@@ -291,3 +291,51 @@ for _, c in ipairs(cases) do
     lib.emit(c[1] .. ".kb_per_million", garbage_case(c[2], c[3], c[4], c[5], c[6]), "kb")
   end
 end
+
+-- ---- bytes per shape -----------------------------------------------------------------------
+-- What N shapes of a kind add to the Lua heap (collectgarbage("count"), the collector
+-- stopped, everything made before the measure kept alive), per shape: the userdata with
+-- the core's shape inside, and in a world the world's bookkeeping too. `mem.<kind>`.
+-- The C heap is counted too (clock.heap, where there is one: the core's hash keeps its
+-- records in malloc'd memory); where the Lua allocator is malloc itself (Lua 5.4, not
+-- LuaJIT's own allocator) the C heap already holds the Lua heap, which is then not added.
+local MEM_N = 20000
+local heap = require("bench_clock").heap
+local luaInHeap = false
+if heap() then
+  local h0 = heap()
+  local big = {} -- luacheck: ignore 241 (filled only: its size is the probe)
+  for i = 1, 2 ^ 17 do
+    big[i] = i
+  end
+  luaInHeap = heap() - h0 >= 2 ^ 20
+end
+local function bytesPer(make)
+  local keep = {} -- luacheck: ignore 241 (filled only: keeps the shapes alive)
+  for i = 1, MEM_N do
+    keep[i] = false -- the array part grown before the measure
+  end
+  local h0
+  local kb = lib.garbage(function()
+    h0 = heap()
+    for i = 1, MEM_N do
+      keep[i] = make(i)
+    end
+    h0 = h0 and heap() - h0
+  end)
+  local bytes = luaInHeap and h0 or kb * 1024 + (h0 or 0)
+  return bytes / MEM_N
+end
+local octagon = {}
+for k = 0, 7 do
+  octagon[#octagon + 1] = 10 * math.cos(k * math.pi / 4)
+  octagon[#octagon + 1] = 10 * math.sin(k * math.pi / 4)
+end
+lib.emit("mem.box", bytesPer(function(i) return sat.box(i * 16, 0, 16, 16) end), "bytes")
+lib.emit("mem.poly8", bytesPer(function() return sat.polygon(octagon) end), "bytes")
+lib.emit("mem.circle", bytesPer(function(i) return sat.circle(i * 16, 0, 8) end), "bytes")
+-- tiles of a level: static boxes in a 16-px grid, 200 to a row
+local level = sat.world(64)
+lib.emit("mem.box_in_world", bytesPer(function(i)
+  return level:add(sat.box(i % 200 * 16, math.floor(i / 200) * 16, 16, 16), "static")
+end), "bytes")

@@ -31,7 +31,9 @@
  * Output: one JSON object per line, {"name": ..., "value": ..., "unit": ...}: per case and
  * table the figures (.test, .collide, .contacts, .sweep, in ns) and what the table is
  * (.distinct pairs, .shapes, .overlapping calls, .table_kb of shapes).
- * Usage: bench-core [calls [repetitions [case|all [world|cold|hot|all]]]]  (to profile one part)
+ * - pool: poly8 pairs drawn from pools of 64, 8,192 and 65,536 shapes, each shape its own
+ *   allocation as in the binding (c.pool<N>.test / .collide; see pool_build).
+ * Usage: bench-core [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -365,6 +367,46 @@ static void table_free(table *t)
     free(t->block);
 }
 
+/* -- pools: poly8 shapes each in its own allocation, as the binding allocates them -- */
+
+/* `calls` pairs drawn at random (repeats allowed) from a pool of `shapes` poly8s, each from
+ * its own malloc of exactly sat_polygon_bytes(8), in an order unrelated to the calls: as Lua
+ * userdata, scattered over the heap. The centres sit in a disk bisected for half of the
+ * calls overlapping. The figure that matters is how the time per call grows with the pool
+ * (64 in L1, 8,192 in L2/L3, 65,536 past L3), which is what a shape's size decides. */
+static void pool_build(table *t, int shapes, int calls)
+{
+    size_t bytes = sat_polygon_bytes(8);
+    alloc_table(t, calls, calls, shapes, 0);
+    t->bytes = (size_t)shapes * bytes;
+    t->pool = xmalloc((size_t)shapes * sizeof *t->pool);
+    t->unit = xmalloc((size_t)shapes * sizeof *t->unit);
+    for (int i = 0; i < shapes; i++) {
+        t->pool[i] = xmalloc(bytes);
+        build_seeded(t->pool[i], K_POLY8, rng_next());
+        double r = sqrt(rng_range(0.0, 1.0)), a = rng_range(0.0, 2.0 * PI);
+        t->unit[i].x = r * cos(a);
+        t->unit[i].y = r * sin(a);
+    }
+    for (int i = 0; i < calls; i++) {
+        int x = (int)(rng_next() % (uint64_t)shapes), y;
+        do
+            y = (int)(rng_next() % (uint64_t)shapes);
+        while (y == x);
+        t->sa[i] = t->pool[x];
+        t->sb[i] = t->pool[y];
+        t->a[i] = t->sa[i];
+        t->b[i] = t->sb[i];
+    }
+    bisect(t, place_pool, 1e4);
+}
+
+static void pool_free(table *t)
+{
+    for (int i = 0; i < t->shapes; i++)
+        free(t->pool[i]);
+}
+
 /* ---- timing --------------------------------------------------------------------------- */
 
 static double now_ns(void)
@@ -506,12 +548,33 @@ static void run_table(const char *name, int which, shape_kind ka, shape_kind kb,
     table_free(&t);
 }
 
+/* c.pool<N>.test and .collide: poly8 pairs from pools of 64, 8,192 and 65,536 shapes. */
+static void run_pools(int n, int reps)
+{
+    static const int sizes[] = {64, 8192, 65536};
+    char key[64];
+    emit("c.pool.shape_bytes", (double)sat_polygon_bytes(8), "bytes");
+    for (int i = 0; i < 3; i++) {
+        table t;
+        rng_state = 0x9001DULL + (uint64_t)i;
+        pool_build(&t, sizes[i], n);
+        snprintf(key, sizeof key, "c.pool%d.overlapping", sizes[i]);
+        emit(key, count_call_overlaps(&t), "count");
+        snprintf(key, sizeof key, "c.pool%d.test", sizes[i]);
+        emit(key, median_of(&t, pass_test, reps), "ns");
+        snprintf(key, sizeof key, "c.pool%d.collide", sizes[i]);
+        emit(key, median_of(&t, pass_collide, reps), "ns");
+        pool_free(&t);
+        table_free(&t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 65536;
     int reps = argc > 2 ? atoi(argv[2]) : 7;
     if (n < 1 || reps < 1) {
-        fprintf(stderr, "usage: %s [calls [repetitions [case|all [world|cold|hot|all]]]]\n",
+        fprintf(stderr, "usage: %s [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]\n",
                 argv[0]);
         return 2;
     }
@@ -532,6 +595,9 @@ int main(int argc, char **argv)
     const char *part = argc > 4 ? argv[4] : "all";
     static const char *parts[] = {"world", "cold", "hot"};
     emit("c.calls", n, "count");
+    if ((strcmp(only, "all") == 0 || strcmp(only, "pool") == 0) &&
+        (strcmp(part, "all") == 0 || strcmp(part, "pool") == 0))
+        run_pools(n, reps);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (strcmp(only, "all") != 0 && strcmp(only, cases[i].name) != 0)
             continue;

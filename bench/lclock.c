@@ -7,6 +7,8 @@
  *   clock.checks(a, b) -> boolean: the least a memory-safe binding of a pair test does
  *                     through the Lua C API before any test (both pointers, both sizes,
  *                     one word read in each, a boolean pushed): the bound of such a call
+ *   clock.heap()  -> bytes in use in the C heap (glibc's mallinfo2), or nil elsewhere: with
+ *                    collectgarbage("count"), what a shape costs in C memory as well
  *   bench_nop2(a, b)  an empty C function of two pointers, for LuaJIT's FFI (the floor of
  *                     an FFI call, which is how sat.fast reaches the core under LuaJIT)
  *
@@ -17,6 +19,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+
+#ifdef __GLIBC__ /* (defined by the headers above) */
+#include <malloc.h>
+#endif
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -59,6 +65,17 @@ static int l_checks(lua_State *L)
     return 1;
 }
 
+static int l_heap(lua_State *L)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 m = mallinfo2();
+    lua_pushnumber(L, (lua_Number)(m.uordblks + m.hblkhd));
+#else
+    lua_pushnil(L);
+#endif
+    return 1;
+}
+
 int luaopen_bench_clock(lua_State *L);
 int bench_nop2(const void *a, const void *b);
 
@@ -78,5 +95,7 @@ int luaopen_bench_clock(lua_State *L)
     lua_setfield(L, -2, "nop");
     lua_pushcfunction(L, l_checks);
     lua_setfield(L, -2, "checks");
+    lua_pushcfunction(L, l_heap);
+    lua_setfield(L, -2, "heap");
     return 1;
 }

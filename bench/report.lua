@@ -29,6 +29,8 @@ local function fmt(v, unit)
     return string.format("%.2f us", v)
   elseif unit == "s" then
     return string.format("%.3f s", v)
+  elseif unit == "bytes" then
+    return string.format("%.0f B", v)
   elseif unit == "kb" then
     return v == 0 and "0 kb" or string.format("%.3g kb", v)
   end
@@ -149,6 +151,19 @@ for _, which in ipairs({ "cold", "hot" }) do
   end
 end
 
+-- Pools: the same poly8 pairs from more and more shapes, each its own allocation.
+header("C core, poly8 pairs from pools of shapes, each shape its own allocation as in the binding")
+say(string.format("  (%s bytes per poly8 in the core; about half of the calls overlap; target: the",
+  fmt(get("c.pool.shape_bytes"), "count")))
+say("  65,536 pool within 2x of the 64 pool, yes/no and full result)")
+for _, what in ipairs({ { "test", "sat_test" }, { "collide", "sat_collide" } }) do
+  local base = get("c.pool64." .. what[1])
+  figure(what[2] .. ", 64 shapes (in L1)", "c.pool64." .. what[1])
+  figure(what[2] .. ", 8,192 shapes", "c.pool8192." .. what[1])
+  figure(what[2] .. ", 65,536 shapes (past L3)", "c.pool65536." .. what[1], base and 2 * base,
+    "<= 2x the 64 pool")
+end
+
 -- ---- binding ------------------------------------------------------------------------------
 local vms = { { "lua54", "lua5.4" }, { "luajit", "luajit" } }
 for _, vm in ipairs(vms) do
@@ -217,6 +232,12 @@ for _, vm in ipairs(vms) do
   figure("garbage per 1e6 collide, new", p .. "collide_new.kb_per_million")
   figure("garbage per 1e6 sat.contacts", p .. "contacts_poly8.kb_per_million", 1, "none (< 1 kb)")
   figure("garbage per 1e6 sat.sweep", p .. "sweep_poly8.kb_per_million", 1, "none (< 1 kb)")
+  -- bytes per shape: the targets are set for Lua 5.4 (shown for LuaJIT too, for context)
+  local jit = vm[1] == "luajit"
+  figure("bytes per box", p .. "mem.box", 300, nil, jit)
+  figure("bytes per 8-gon", p .. "mem.poly8", 450, nil, jit)
+  figure("bytes per circle", p .. "mem.circle")
+  figure("bytes per box in a world (static)", p .. "mem.box_in_world", 350, nil, jit)
 end
 
 -- ---- world --------------------------------------------------------------------------------
