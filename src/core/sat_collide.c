@@ -836,6 +836,27 @@ SAT_PAIR(circle_segment)
 SAT_PAIR(segment_segment)
 
 #ifndef SAT_TRACING
+/* A compound second (the kinds are ordered), first of any kind: sat_compound.c. */
+static int compound_test(const sat_shape *a, const sat_shape *b)
+{
+    return sat__compound_test(a, b);
+}
+
+static int compound_full(const sat_shape *a, const sat_shape *b, best_axis *best)
+{
+    sat_result r;
+    if (!sat__compound_collide(a, b, &r))
+        return 0;
+    best->depth = r.overlap;
+    best->normal = r.normal;
+    best->a_in_b = r.a_in_b;
+    best->b_in_a = r.b_in_a;
+    return 1;
+}
+
+#endif
+
+#ifndef SAT_TRACING
 /* Indexed [first kind][second kind] with first <= second; the other half is reached by
  * swapping. A new kind adds a row and a column here (and in the traced build's table below)
  * and its pair functions above.
@@ -852,18 +873,25 @@ static const struct {
         [SAT_CIRCLE] = {polygon_circle_test, polygon_circle_full, 0},
         [SAT_SEGMENT] = {polygon_segment_test, polygon_segment_full, 0},
         [SAT_CAPSULE] = {polygon_segment_test, polygon_segment_full, 0},
+        [SAT_COMPOUND] = {compound_test, compound_full, 0},
     },
     [SAT_CIRCLE] = {
         [SAT_CIRCLE] = {circle_circle_test, circle_circle_full, 1},
         [SAT_SEGMENT] = {circle_segment_test, circle_segment_full, 0},
         [SAT_CAPSULE] = {circle_segment_test, circle_segment_full, 0},
+        [SAT_COMPOUND] = {compound_test, compound_full, 0},
     },
     [SAT_SEGMENT] = {
         [SAT_SEGMENT] = {segment_segment_test, segment_segment_full, 0},
         [SAT_CAPSULE] = {segment_segment_test, segment_segment_full, 0},
+        [SAT_COMPOUND] = {compound_test, compound_full, 0},
     },
     [SAT_CAPSULE] = {
         [SAT_CAPSULE] = {segment_segment_test, segment_segment_full, 0},
+        [SAT_COMPOUND] = {compound_test, compound_full, 0},
+    },
+    [SAT_COMPOUND] = {
+        [SAT_COMPOUND] = {compound_test, compound_full, 0},
     },
 };
 #else

@@ -222,6 +222,32 @@ static inline double sat__touch_tol(const sat_shape *a, const sat_shape *b)
 /* The core's own functions across its files: hidden in the Lua module, as sat.h's are. */
 SAT_BEGIN_HIDDEN
 
+/* ---- shapes (sat_shape.c) and compounds (sat_compound.c) ----------------------------- */
+
+/* Recompute what depends on rotation and scale (and, for a compound, its parts). */
+void sat__refresh(sat_shape *s);
+/* Outline reduction shared by polygons and concave outlines (sat_shape.c). */
+int sat__merge_close(sat_vec *p, int n, double tol);
+int sat__drop_collinear(sat_vec *p, int n, double tol);
+/* Adds d to the double-double (hi, lo) and renormalises. */
+void sat__dd_add(double *hi, double *lo, double d);
+
+/* A compound's parts after its rotation or scale changed (and its box, bound, outline). */
+void sat__compound_refresh(sat_shape *s);
+/* Its parts' positions after its own moved. */
+void sat__compound_place(sat_shape *s);
+/* Whether scaling by factor keeps every part valid. */
+sat_status sat__compound_scale_ok(const sat_shape *s, double factor);
+double sat__compound_area(const sat_shape *s);
+int sat__compound_contains(const sat_shape *s, double x, double y);
+int sat__compound_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit);
+/* Pair tests with b a compound (a of any kind, the first in sat_collide's order). */
+int sat__compound_test(const sat_shape *a, const sat_shape *b);
+int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r);
+int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit);
+int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
+                             sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb);
+
 /* A shape's interval along n, radius included, with its position at offset c. */
 void sat__interval(const sat_shape *s, sat_vec c, sat_vec n, double *lo, double *hi);
 

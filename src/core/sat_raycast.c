@@ -139,6 +139,8 @@ int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
     if (!sat__in_range(p1.x) || !sat__in_range(p1.y) || !sat__in_range(p2.x) ||
         !sat__in_range(p2.y))
         return 0; /* also NaN and infinities; callers check the range to report it */
+    if (s->kind == SAT_COMPOUND)
+        return sat__compound_raycast(s, p1, p2, hit);
     sat_vec a = sat__relative(s, p1.x, p1.y);
     sat_vec dir = sat__sub(p2, p1);
     double tol = SAT_TOUCH_REL * s->bound;

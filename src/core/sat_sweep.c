@@ -520,6 +520,8 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
     int rc;
     if (!sat__in_range(v.x) || !sat__in_range(v.y))
         return 0; /* NaN and infinities too */
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND)
+        return sat__compound_sweep(a, v, b, hit);
     flat_init(&w, v, R, tol);
     if (v.x == 0.0 && v.y == 0.0) {
         rc = SWEEP_OVERLAP; /* no motion: only an overlap at the start is a hit */
