@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include "sat_internal.h"
+#ifdef SAT_COMPOUND_DEBUG
+#include <stdio.h>
+#endif
 
 /* ---- storage -------------------------------------------------------------------------- */
 
@@ -640,6 +643,9 @@ sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, siz
     } while (n >= 3 && n < before);
     if (n < 3)
         return SAT_ERR_ZERO_AREA;
+    sat_status st = check_simple(p, n, SAT_MERGE_REL * size);
+    if (st != SAT_OK)
+        return st;
     double area2 = 0.0;
     for (int i = 0; i < n; i++)
         area2 += sat__cross(p[i], p[(i + 1) % n]);
@@ -652,9 +658,6 @@ sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, siz
             p[j] = t;
         }
     }
-    sat_status st = check_simple(p, n, SAT_MERGE_REL * size);
-    if (st != SAT_OK)
-        return st;
     int *ints = cw_ints(w);
     w->n = n;
     w->exponent = exponent;
@@ -1114,26 +1117,31 @@ static int in_arc(const piece *pc, sat_vec dir)
 
 typedef struct search {
     arena *ar;
-    double tol, delta, best;
+    double tol, best;
     sat_vec at;
 } search;
 
 /* Takes c (leaving the union toward u) when it is nearer than the best so far and inside no
- * difference: neither itself (beyond the touch tolerance) nor just outside it, along u (two
- * differences that share a boundary, as parts sharing an edge give a shape of no area, leave
- * no room between them). */
+ * difference beyond the touch tolerance. A c on the common boundary of two differences is
+ * taken: a moved there touches both parts and overlaps neither (the definition of the MTV;
+ * with shapes of some area the differences of neighbouring parts overlap, so an internal
+ * seam is never such a boundary). */
 static void consider(search *sr, sat_vec c, sat_vec u)
 {
     double norm = sat__len(c);
     if (!(norm < sr->best))
         return;
     const arena *ar = sr->ar;
-    sat_vec q = sat__add(c, sat__mul(u, sr->delta));
+    (void)u;
     for (int k = 0; k < ar->nd; k++) {
         const mdiff *d = &ar->d[k];
         const sat_vec *v = ar->v + d->first;
-        if (depth(v, d->n, d->r, c) > sr->tol || depth(v, d->n, d->r, q) > 0.25 * sr->delta)
+        if (depth(v, d->n, d->r, c) > sr->tol) {
+#ifdef SAT_COMPOUND_DEBUG
+            fprintf(stderr, "reject c=(%.9g,%.9g) |c|=%.9g u=(%.3g,%.3g) by D%d: depth c %.3g\n", c.x, c.y, norm, u.x, u.y, k, depth(v, d->n, d->r, c));
+#endif
             return;
+        }
     }
     sr->best = norm;
     sr->at = c;
@@ -1281,7 +1289,7 @@ static double box_reach(const sat_shape *x, sat_vec ca, const sat_shape *y, sat_
 static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec *t)
 {
     int na = nparts(A), nb = nparts(B);
-    double reach = tol, size = A->bound + B->bound;
+    double reach = tol;
     arena ar;
     search sr;
     arena_init(&ar);
@@ -1307,7 +1315,6 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         }
         sr.ar = &ar;
         sr.tol = tol;
-        sr.delta = 1e-10 * size;
         sr.best = HUGE_VAL;
         sr.at = sat__v(0.0, 0.0);
         for (int k = 0; k < ar.nd; k++)
