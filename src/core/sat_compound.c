@@ -358,12 +358,12 @@ static half *cw_halves(concave_work *w)
 
 static int *cw_ints(concave_work *w)
 {
-    return (int *)(void *)(cw_halves(w) + 3 * w->cap);
+    return (int *)(void *)((char *)cw_halves(w) + round16((size_t)3 * (size_t)w->cap * sizeof(half)));
 }
 
 static sat_vec *cw_scratch(concave_work *w)
 {
-    return (sat_vec *)(void *)(cw_ints(w) + 4 * w->cap + 4);
+    return (sat_vec *)(void *)((char *)cw_ints(w) + round16((size_t)(4 * w->cap + 4) * sizeof(int)));
 }
 
 size_t sat_concave_work_bytes(int count)
@@ -375,8 +375,8 @@ size_t sat_concave_work_bytes(int count)
     /* the header, the points, 3n half-edges, then scratch: 3 ints a vertex and a part's
      * points */
     return round16(sizeof(concave_work)) + (size_t)count * sizeof(sat_vec) +
-           (size_t)3 * (size_t)count * sizeof(half) + (size_t)(4 * count + 4) * sizeof(int) +
-           (size_t)2 * (size_t)count * sizeof(sat_vec) + 64;
+           round16((size_t)3 * (size_t)count * sizeof(half)) +
+           round16((size_t)(4 * count + 4) * sizeof(int)) + (size_t)2 * (size_t)count * sizeof(sat_vec);
 }
 
 static double orient(sat_vec a, sat_vec b, sat_vec c)
