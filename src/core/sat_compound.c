@@ -845,8 +845,10 @@ int sat__compound_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *h
  * arc, or a crossing of two boundaries. */
 
 typedef struct mdiff {
-    int first, n;  /* its core's vertices in the arena, counter-clockwise */
+    int first, n;  /* its core's vertices in the arena, counter-clockwise, then the n
+                    * outward unit normals of its edges (vertex k to k + 1) */
     double r;
+    sat_vec lo, hi; /* its box, radius included */
 } mdiff;
 
 typedef struct arena {
@@ -1031,13 +1033,17 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     d->first = ar->nv;
     d->n = k;
     d->r = x->radius + y->radius;
-    ar->nv += k;
+    d->lo = d->hi = P[0];
+    for (int i = 0; i < k; i++) {
+        sat_vec e = sat__sub(P[(i + 1) % k], P[i]);
+        P[k + i] = sat__normalize(sat__v(e.y, -e.x), NULL);
+        d->lo = sat__v(fmin(d->lo.x, P[i].x), fmin(d->lo.y, P[i].y));
+        d->hi = sat__v(fmax(d->hi.x, P[i].x), fmax(d->hi.y, P[i].y));
+    }
+    d->lo = sat__v(d->lo.x - d->r, d->lo.y - d->r);
+    d->hi = sat__v(d->hi.x + d->r, d->hi.y + d->r);
+    ar->nv += 2 * k;
     return 1;
-}
-
-static double seg_dist(sat_vec t, sat_vec a, sat_vec b)
-{
-    return seg_point_dist(t, a, b);
 }
 
 /* How deep t is inside D (its radius less its signed distance from the core). */
@@ -1046,42 +1052,45 @@ static double depth(const sat_vec *v, int n, double r, sat_vec t)
     if (n == 1)
         return r - sat__len(sat__sub(t, v[0]));
     if (n == 2)
-        return r - seg_dist(t, v[0], v[1]);
+        return r - seg_point_dist(t, v[0], v[1]);
+    const sat_vec *nm = v + n;
     double smax = -HUGE_VAL;
     for (int i = 0; i < n; i++) {
-        sat_vec e = sat__sub(v[(i + 1) % n], v[i]);
-        double l = sat__len(e);
-        if (l > 0.0) {
-            double s = -sat__cross(e, sat__sub(t, v[i])) / l;
-            smax = s > smax ? s : smax;
-        }
+        double s = sat__dot(nm[i], sat__sub(t, v[i]));
+        smax = s > smax ? s : smax;
     }
     if (smax <= 0.0)
         return r - smax;
+    if (smax > r)
+        return r - smax; /* beyond one edge's line by more than r: apart, by at least that */
     double m = HUGE_VAL;
     for (int i = 0; i < n; i++)
-        m = fmin(m, seg_dist(t, v[i], v[(i + 1) % n]));
+        m = fmin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
     return r - m;
 }
 
 /* A piece of D's boundary: a segment p0 -> p1 with outward normal n, or an arc about c of
- * radius r from normal n0 counter-clockwise to n1 (full: the whole circle). */
+ * radius r from normal n0 counter-clockwise to n1 (full: the whole circle). dist: its
+ * least distance from the origin (none of its points is nearer). */
 typedef struct piece {
     int arc, full;
     sat_vec p0, p1, n, c, n0, n1;
-    double r;
+    double r, dist, far; /* far: its greatest distance from the origin */
+    sat_vec lo, hi;      /* its box */
 } piece;
-
-static sat_vec edge_normal(const sat_vec *v, int n, int k)
-{
-    sat_vec e = sat__sub(v[(k + 1) % n], v[k]);
-    return sat__normalize(sat__v(e.y, -e.x), NULL);
-}
 
 /* Pieces 2k (edge k) and 2k + 1 (the arc at vertex k + 1, or its corner when r is 0). */
 static int piece_count(const mdiff *d)
 {
     return d->n == 1 ? 1 : 2 * d->n;
+}
+
+static sat_vec nearest_on(sat_vec p0, sat_vec p1)
+{
+    sat_vec e = sat__sub(p1, p0);
+    double l2 = sat__dot(e, e), t = l2 > 0.0 ? -sat__dot(p0, e) / l2 : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return sat__add(p0, sat__mul(e, t));
 }
 
 static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
@@ -1093,21 +1102,34 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
         pc->full = 1;
         pc->c = v[0];
         pc->n0 = pc->n1 = sat__v(1.0, 0.0);
+        pc->dist = fmax(0.0, sat__len(v[0]) - d->r);
+        pc->lo = sat__v(v[0].x - d->r, v[0].y - d->r);
+        pc->hi = sat__v(v[0].x + d->r, v[0].y + d->r);
+        pc->far = sat__len(v[0]) + d->r;
         return;
     }
     int k = idx / 2;
+    const sat_vec *nm = v + n;
     if (idx % 2 == 0) {
         pc->arc = 0;
-        pc->n = edge_normal(v, n, k);
+        pc->n = nm[k];
         pc->p0 = sat__add(v[k], sat__mul(pc->n, d->r));
         pc->p1 = sat__add(v[(k + 1) % n], sat__mul(pc->n, d->r));
+        pc->dist = sat__len(nearest_on(pc->p0, pc->p1));
+        pc->lo = sat__v(fmin(pc->p0.x, pc->p1.x), fmin(pc->p0.y, pc->p1.y));
+        pc->hi = sat__v(fmax(pc->p0.x, pc->p1.x), fmax(pc->p0.y, pc->p1.y));
+        pc->far = fmax(sat__len(pc->p0), sat__len(pc->p1));
         return;
     }
     pc->arc = 1;
     pc->full = 0;
     pc->c = v[(k + 1) % n];
-    pc->n0 = edge_normal(v, n, k);
-    pc->n1 = edge_normal(v, n, (k + 1) % n);
+    pc->n0 = nm[k];
+    pc->n1 = nm[(k + 1) % n];
+    pc->dist = fmax(0.0, sat__len(pc->c) - d->r);
+    pc->lo = sat__v(pc->c.x - d->r, pc->c.y - d->r);
+    pc->hi = sat__v(pc->c.x + d->r, pc->c.y + d->r);
+    pc->far = sat__len(pc->c) + d->r;
 }
 
 static int in_arc(const piece *pc, sat_vec dir)
@@ -1118,28 +1140,34 @@ static int in_arc(const piece *pc, sat_vec dir)
 typedef struct search {
     arena *ar;
     double tol, best;
+    double floor; /* no candidate nearer is outside the deepest part pair's difference */
+    int last;     /* the difference that refused the last candidate: asked first */
     sat_vec at;
 } search;
 
-/* Takes c (leaving the union toward u) when it is nearer than the best so far and inside no
- * difference beyond the touch tolerance. A c on the common boundary of two differences is
- * taken: a moved there touches both parts and overlaps neither (the definition of the MTV;
- * with shapes of some area the differences of neighbouring parts overlap, so an internal
- * seam is never such a boundary). */
-static void consider(search *sr, sat_vec c, sat_vec u)
+/* Takes c when it is nearer than the best so far and inside no difference beyond the touch
+ * tolerance. A c on the common boundary of two differences is taken: a moved there touches
+ * both parts and overlaps neither (the definition of the MTV; with shapes of some area the
+ * differences of neighbouring parts overlap, so an internal seam is never such a
+ * boundary). */
+static int refuses(const search *sr, int k, sat_vec c)
+{
+    const mdiff *d = &sr->ar->d[k];
+    if (c.x < d->lo.x || c.x > d->hi.x || c.y < d->lo.y || c.y > d->hi.y)
+        return 0;
+    return depth(sr->ar->v + d->first, d->n, d->r, c) > sr->tol;
+}
+
+static void consider(search *sr, sat_vec c)
 {
     double norm = sat__len(c);
-    if (!(norm < sr->best))
+    if (!(norm < sr->best) || norm < sr->floor)
         return;
-    const arena *ar = sr->ar;
-    (void)u;
-    for (int k = 0; k < ar->nd; k++) {
-        const mdiff *d = &ar->d[k];
-        const sat_vec *v = ar->v + d->first;
-        if (depth(v, d->n, d->r, c) > sr->tol) {
-#ifdef SAT_COMPOUND_DEBUG
-            fprintf(stderr, "reject c=(%.9g,%.9g) |c|=%.9g u=(%.3g,%.3g) by D%d: depth c %.3g\n", c.x, c.y, norm, u.x, u.y, k, depth(v, d->n, d->r, c));
-#endif
+    if (refuses(sr, sr->last, c))
+        return;
+    for (int k = 0; k < sr->ar->nd; k++) {
+        if (k != sr->last && refuses(sr, k, c)) {
+            sr->last = k;
             return;
         }
     }
@@ -1147,49 +1175,42 @@ static void consider(search *sr, sat_vec c, sat_vec u)
     sr->at = c;
 }
 
-static sat_vec nearest_on(sat_vec p0, sat_vec p1)
+/* A candidate: a point of some piece, and its distance from the origin. */
+typedef struct cand {
+    sat_vec c;
+    double norm;
+} cand;
+
+static void add_cand(cand *out, int *k, sat_vec c)
 {
-    sat_vec e = sat__sub(p1, p0);
-    double l2 = sat__dot(e, e), t = l2 > 0.0 ? -sat__dot(p0, e) / l2 : 0.0;
-    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-    return sat__add(p0, sat__mul(e, t));
+    out[*k].c = c;
+    out[*k].norm = sat__len(c);
+    (*k)++;
 }
 
-static void piece_candidates(search *sr, const sat_vec *v, const mdiff *d)
+/* A piece's own candidates (at most 3): the nearest point of a segment (and its ends, where
+ * it meets an arc), of an arc, or a corner. */
+static void piece_points(const piece *pc, cand *out, int *k)
 {
-    int np = piece_count(d);
-    for (int idx = 0; idx < np; idx++) {
-        piece pc;
-        get_piece(v, d, idx, &pc);
-        if (!pc.arc) {
-            consider(sr, nearest_on(pc.p0, pc.p1), pc.n);
-            if (pc.r > 0.0) {
-                consider(sr, pc.p0, pc.n);
-                consider(sr, pc.p1, pc.n);
-            }
-            continue;
+    if (!pc->arc) {
+        add_cand(out, k, nearest_on(pc->p0, pc->p1));
+        if (pc->r > 0.0) {
+            add_cand(out, k, pc->p0);
+            add_cand(out, k, pc->p1);
         }
-        if (pc.r > 0.0) {
-            sat_vec dir = sat__normalize(sat__neg(pc.c), NULL);
-            if (dir.x == 0.0 && dir.y == 0.0)
-                dir = pc.full ? sat__v(1.0, 0.0) : pc.n0;
-            if (in_arc(&pc, dir))
-                consider(sr, sat__add(pc.c, sat__mul(dir, pc.r)), dir);
-        } else {
-            sat_vec u = sat__normalize(sat__add(pc.n0, pc.n1), NULL);
-            if (pc.full || (u.x == 0.0 && u.y == 0.0))
-                u = sat__normalize(sat__sub(pc.c, v[idx / 2]), NULL);
-            if (pc.full && u.x == 0.0 && u.y == 0.0)
-                u = sat__normalize(pc.c, NULL);
-            consider(sr, pc.c, u);
-        }
+        return;
+    }
+    if (pc->r > 0.0) {
+        sat_vec dir = sat__normalize(sat__neg(pc->c), NULL);
+        if (dir.x == 0.0 && dir.y == 0.0)
+            dir = pc->full ? sat__v(1.0, 0.0) : pc->n0;
+        if (in_arc(pc, dir))
+            add_cand(out, k, sat__add(pc->c, sat__mul(dir, pc->r)));
+    } else {
+        add_cand(out, k, pc->c);
     }
 }
 
-static sat_vec piece_normal(const piece *pc, sat_vec x)
-{
-    return pc->arc ? sat__normalize(sat__sub(x, pc->c), NULL) : pc->n;
-}
 
 static int on_piece_arc(const piece *pc, sat_vec x)
 {
@@ -1205,7 +1226,8 @@ static int cross_pieces(const piece *a, const piece *b, sat_vec x[2])
         return 0;
     int k = 0;
     if (!a->arc && !b->arc) {
-        sat_vec d1 = sat__sub(a->p1, a->p0), d2 = sat__sub(b->p1, b->p0), w = sat__sub(b->p0, a->p0);
+        sat_vec d1 = sat__sub(a->p1, a->p0), d2 = sat__sub(b->p1, b->p0);
+        sat_vec w = sat__sub(b->p0, a->p0);
         double den = sat__cross(d1, d2);
         if (den == 0.0)
             return 0;
@@ -1250,23 +1272,21 @@ static int cross_pieces(const piece *a, const piece *b, sat_vec x[2])
     return k;
 }
 
-static void crossing_candidates(search *sr, const sat_vec *va, const mdiff *da,
-                                const sat_vec *vb, const mdiff *db)
+/* Crossings of two differences' boundaries (pieces pa[0, na) and pb[0, nb)), skipping pieces
+ * that come no nearer than the best so far (a crossing lies on both). */
+static void crossing_candidates(search *sr, const piece *pa, int na, const piece *pb, int nb)
 {
-    int na = piece_count(da), nb = piece_count(db);
     for (int i = 0; i < na; i++) {
-        piece a;
-        get_piece(va, da, i, &a);
+        if (!(pa[i].dist < sr->best))
+            continue;
         for (int j = 0; j < nb; j++) {
-            piece b;
             sat_vec x[2];
-            get_piece(vb, db, j, &b);
-            int k = cross_pieces(&a, &b, x);
-            for (int m = 0; m < k; m++) {
-                sat_vec u = sat__normalize(sat__add(piece_normal(&a, x[m]), piece_normal(&b, x[m])), NULL);
-                if (u.x != 0.0 || u.y != 0.0)
-                    consider(sr, x[m], u);
-            }
+            if (!(pb[j].dist < sr->best) || pa[i].hi.x < pb[j].lo.x || pb[j].hi.x < pa[i].lo.x ||
+                pa[i].hi.y < pb[j].lo.y || pb[j].hi.y < pa[i].lo.y)
+                continue;
+            int k = cross_pieces(&pa[i], &pb[j], x);
+            for (int m = 0; m < k; m++)
+                consider(sr, x[m]);
         }
     }
 }
@@ -1283,13 +1303,102 @@ static double box_reach(const sat_shape *x, sat_vec ca, const sat_shape *y, sat_
     return sqrt(dx * dx + dy * dy);
 }
 
+/* Whether two differences' boxes meet (their boundaries can cross only then). */
+static int boxes_cross(const mdiff *a, const mdiff *b)
+{
+    return !(a->hi.x < b->lo.x || b->hi.x < a->lo.x || a->hi.y < b->lo.y || b->hi.y < a->lo.y);
+}
+
+#define SAT__PIECES_STACK 192
+
+static void sift_down(cand *h, int n, int i)
+{
+    for (;;) {
+        int m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && h[l].norm < h[m].norm)
+            m = l;
+        if (r < n && h[r].norm < h[m].norm)
+            m = r;
+        if (m == i)
+            return;
+        cand t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* The pieces of every difference, built once; their own candidates in order of distance, the
+ * first inside no difference being the best of them; then the crossings of pieces nearer
+ * than that. Returns 0 when out of memory. */
+static int search_pieces(search *sr)
+{
+    const arena *ar = sr->ar;
+    piece pstack[SAT__PIECES_STACK], *pcs = pstack;
+    cand cstack[3 * SAT__PIECES_STACK], *cs = cstack;
+    int total = 0, nc = 0;
+    for (int k = 0; k < ar->nd; k++)
+        total += piece_count(&ar->d[k]);
+    if (total > SAT__PIECES_STACK) {
+        pcs = malloc((size_t)total * sizeof *pcs);
+        cs = malloc((size_t)(3 * total) * sizeof *cs);
+        if (pcs == NULL || cs == NULL) {
+            free(pcs);
+            free(cs);
+            return 0;
+        }
+    }
+    for (int k = 0, at = 0; k < ar->nd; k++) {
+        const mdiff *d = &ar->d[k];
+        for (int idx = 0; idx < piece_count(d); idx++, at++) {
+            get_piece(ar->v + d->first, d, idx, &pcs[at]);
+            if (pcs[at].far >= sr->floor)
+                piece_points(&pcs[at], cs, &nc);
+        }
+    }
+    /* the nearest first, from a binary heap (most of the nearest are inside another
+     * difference; the rest is then pruned by distance) */
+    for (int i = nc / 2 - 1; i >= 0; i--)
+        sift_down(cs, nc, i);
+    for (int n = nc; n > 0 && cs[0].norm < sr->best;) {
+        consider(sr, cs[0].c);
+        cs[0] = cs[--n];
+        sift_down(cs, n, 0);
+    }
+    /* the pieces that may still cross nearer than that (corners cross nothing), kept in
+     * place, each difference's after the previous one's; then the pairs of differences */
+    int *first = (int *)(void *)cs, kept = 0; /* cs is free now: room for nd + 1 ints */
+    for (int k = 0, at = 0; k < ar->nd; k++) {
+        first[k] = kept;
+        for (int idx = 0; idx < piece_count(&ar->d[k]); idx++, at++)
+            if (pcs[at].dist < sr->best && pcs[at].far >= sr->floor &&
+                !(pcs[at].arc && !(pcs[at].r > 0.0)))
+                pcs[kept++] = pcs[at];
+    }
+    first[ar->nd] = kept;
+    for (int k = 0; k < ar->nd; k++)
+        for (int m = k + 1; m < ar->nd; m++)
+            if (first[k] < first[k + 1] && first[m] < first[m + 1] &&
+                boxes_cross(&ar->d[k], &ar->d[m]))
+                crossing_candidates(sr, pcs + first[k], first[k + 1] - first[k],
+                                    pcs + first[m], first[m + 1] - first[m]);
+    if (pcs != pstack) {
+        free(pcs);
+        free(cs);
+    }
+    return 1;
+}
+
 /* The shortest t out of the union, over the part pairs whose differences come within
- * reach: those whose boxes are nearer than the best found so far, added until none is left
- * nearer. Returns 0 when the arena ran out of memory. */
-static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec *t)
+ * reach: those whose boxes are nearer than `reach` (first a guess: twice the deepest part
+ * pair's overlap), more added until none is left nearer than the best. No t shorter than
+ * the deepest part pair's overlap leaves that pair's difference: those candidates are not
+ * checked. Returns 0 when the arena ran out of memory. */
+static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, double deepest,
+                     sat_vec *t)
 {
     int na = nparts(A), nb = nparts(B);
-    double reach = tol;
+    double reach = 2.0 * deepest + tol;
     arena ar;
     search sr;
     arena_init(&ar);
@@ -1316,13 +1425,13 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         sr.ar = &ar;
         sr.tol = tol;
         sr.best = HUGE_VAL;
+        sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
+        sr.last = 0;
         sr.at = sat__v(0.0, 0.0);
-        for (int k = 0; k < ar.nd; k++)
-            piece_candidates(&sr, ar.v + ar.d[k].first, &ar.d[k]);
-        for (int k = 0; k < ar.nd; k++)
-            for (int m = k + 1; m < ar.nd; m++)
-                crossing_candidates(&sr, ar.v + ar.d[k].first, &ar.d[k], ar.v + ar.d[m].first,
-                                    &ar.d[m]);
+        if (!search_pieces(&sr)) {
+            arena_free(&ar);
+            return 0;
+        }
         if (sr.best <= beyond || !(beyond < HUGE_VAL)) {
             *t = sr.at;
             arena_free(&ar);
@@ -1428,8 +1537,9 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             if (pr.overlap > 0.0) {
                 if (deep)
                     single = 0;
+                if (!deep || pr.overlap > deepest.overlap)
+                    deepest = pr;
                 deep = 1;
-                deepest = pr;
             }
         }
     if (!any)
@@ -1456,7 +1566,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             *r = deepest;
         } else {
             sat_vec t;
-            if (!union_mtv(a, b, tol, &t)) {
+            if (!union_mtv(a, b, tol, deepest.overlap, &t)) {
                 *r = deepest; /* no memory: the deepest pair's, the best known */
             } else {
                 double len;
