@@ -1394,8 +1394,8 @@ static int search_pieces(search *sr)
  * pair's overlap), more added until none is left nearer than the best. No t shorter than
  * the deepest part pair's overlap leaves that pair's difference: those candidates are not
  * checked. Returns 0 when the arena ran out of memory. */
-static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, double deepest,
-                     sat_vec *t)
+static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec deepest_mtv,
+                     double deepest, sat_vec *t)
 {
     int na = nparts(A), nb = nparts(B);
     double reach = 2.0 * deepest + tol;
@@ -1428,6 +1428,16 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, double 
         sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
         sr.last = 0;
         sr.at = sat__v(0.0, 0.0);
+        /* the deepest pair's own MTV, when it leaves every other difference, is the least
+         * there can be */
+        sr.floor = -HUGE_VAL;
+        consider(&sr, deepest_mtv);
+        sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
+        if (sr.best < HUGE_VAL) {
+            *t = sr.at;
+            arena_free(&ar);
+            return 1;
+        }
         if (!search_pieces(&sr)) {
             arena_free(&ar);
             return 0;
@@ -1566,7 +1576,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             *r = deepest;
         } else {
             sat_vec t;
-            if (!union_mtv(a, b, tol, deepest.overlap, &t)) {
+            if (!union_mtv(a, b, tol, deepest.mtv, deepest.overlap, &t)) {
                 *r = deepest; /* no memory: the deepest pair's, the best known */
             } else {
                 double len;
