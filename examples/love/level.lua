@@ -1,5 +1,6 @@
 -- The demo's level: an arena of walls, slopes, rotated polygons, circles, segments (a ledge
--- and a ramp), a concave rock and a chain (compounds), sensor zones and moving obstacles. Everything is in world coordinates, y down (LÖVE's screen).
+-- and a ramp), a concave rock and a chain (compounds), sensor zones and moving obstacles.
+-- Everything is in world coordinates, y down (LÖVE's screen).
 local sat = require("sat")
 
 local level = {}
