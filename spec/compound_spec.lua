@@ -176,6 +176,14 @@ describe("a compound's MTV", function()
     -- straddling the seam: each part alone would push it out sideways
     pair(sat.box(3, -0.5, 4, 1), two, 0.5, 0, 1)
     pair(sat.circle(5, -0.5, 1), two, 0.5, 0, 1)
+    -- sunk 6 into a floor of tiles 4 wide: every tile alone would push it out sideways by
+    -- at most 4, the union only straight up by 6
+    local tiles = {}
+    for i = 0, 9 do tiles[#tiles + 1] = sat.box(4 * i, 10, 4, 10) end
+    local floor = sat.compound(tiles)
+    for x = 3, 25, 0.5 do
+      pair(sat.box(x, 6, 10, 10), floor, 6, 0, 1, 1e-12)
+    end
     -- an L's inner corner: out diagonally
     local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
     local r = pair(sat.box(0.5, 0.5, 1, 1), L, math.sqrt(0.5), -math.sqrt(0.5), -math.sqrt(0.5))
