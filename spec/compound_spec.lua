@@ -162,6 +162,10 @@ describe("sat.chain", function()
     assert.are.equal("segment", ch:parts()[1]:kind())
     near(16 / 6, select(1, ch:position()))
     assert.are.equal(3, #sat.chain({ 0, 0, 4, 0, 4, 2 }, true):parts())
+    -- a closed chain given its first point again at the end; points closer than 1e-9 of the
+    -- size merged
+    assert.are.equal(4, #sat.chain({ 0, 0, 10, 0, 10, 10, 0, 10, 0, 0 }, true):parts())
+    assert.are.equal(1, #sat.chain({ 0, 0, 1e-12, 0, 10, 0 }):parts())
     local vecs = sat.chain({ sat.vec(0, 0), sat.vec(1, 1) })
     assert.are.equal(1, #vecs:parts())
     badarg(err(sat.chain, { 0, 0 }), 1, "chain", "needs at least 2 distinct points)")

@@ -16,9 +16,6 @@
 #include <string.h>
 
 #include "sat_internal.h"
-#ifdef SAT_COMPOUND_DEBUG
-#include <stdio.h>
-#endif
 
 /* ---- storage -------------------------------------------------------------------------- */
 
@@ -233,7 +230,34 @@ sat_shape *sat_compound_new(const sat_shape *const *parts, int count, sat_status
 
 /* ---- chains --------------------------------------------------------------------------- */
 
-/* The points a chain keeps (consecutive ones merged), or an error. */
+/* A segment on the stack, aligned as a shape: in sat_vec units. */
+#define SEGMENT_VECS ((sizeof(sat_shape) + 4 * sizeof(sat_vec)) / sizeof(sat_vec) + 1)
+
+/* The points a chain keeps: each farther than tol (and SAT_MIN_SIZE) from the last one kept,
+ * and for a closed chain the last not on the first. Writes them to out when it is not NULL;
+ * returns their count. */
+static int keep_points(const sat_vec *points, int count, int closed, double tol, sat_vec *out)
+{
+    int n = 0;
+    sat_vec last = points[0];
+    for (int i = 0; i < count; i++) {
+        double l = sat__len(sat__sub(points[i], last));
+        if (i > 0 && !(l > tol && l >= SAT_MIN_SIZE))
+            continue;
+        if (out)
+            out[n] = points[i];
+        last = points[i];
+        n++;
+    }
+    if (closed && n > 2) {
+        double l = sat__len(sat__sub(last, points[0]));
+        if (!(l > tol && l >= SAT_MIN_SIZE))
+            n--;
+    }
+    return n;
+}
+
+/* How many points and segments a chain keeps, or an error. */
 static sat_status chain_points(const sat_vec *points, int count, int closed, int *kept,
                                int *segments)
 {
@@ -247,11 +271,7 @@ static sat_status chain_points(const sat_vec *points, int count, int closed, int
             return SAT_ERR_RANGE;
         size = fmax(size, fmax(fabs(points[i].x - points[0].x), fabs(points[i].y - points[0].y)));
     }
-    double tol = SAT_MERGE_REL * size;
-    int n = count > 0 ? 1 : 0;
-    for (int i = 1; i < count; i++)
-        if (sat__len(sat__sub(points[i], points[i - 1])) > tol && sat__len(sat__sub(points[i], points[i - 1])) >= SAT_MIN_SIZE)
-            n++;
+    int n = count > 0 ? keep_points(points, count, closed, SAT_MERGE_REL * size, NULL) : 0;
     if (n < 2)
         return SAT_ERR_NO_PARTS;
     *kept = n;
@@ -283,14 +303,8 @@ sat_status sat_chain_init(sat_shape *s, const sat_vec *points, int count, int cl
      * local in finish() */
     begin(s, segs, kept, segs > kept - 1 ? SAT_FORM_LOOP : SAT_FORM_CHAIN);
     sat_vec *ol = outline_local(s);
-    int n = 0;
-    ol[n++] = points[0];
-    for (int i = 1; i < count; i++) {
-        sat_vec d = sat__sub(points[i], ol[n - 1]);
-        if (sat__len(d) > tol && sat__len(d) >= SAT_MIN_SIZE)
-            ol[n++] = points[i];
-    }
-    unsigned char seg[sizeof(sat_shape) + 4 * sizeof(sat_vec)];
+    int n = keep_points(points, count, closed, tol, ol);
+    sat_vec seg[SEGMENT_VECS];
     sat_shape *g = (sat_shape *)(void *)seg;
     for (int i = 0; i < segs; i++) {
         sat_vec p = ol[i], q = ol[(i + 1) % n];
@@ -298,13 +312,7 @@ sat_status sat_chain_init(sat_shape *s, const sat_vec *points, int count, int cl
             return SAT_ERR_SAME_POINTS;
         add_part(s, i, g);
     }
-    sat_vec stackbuf[64], *w = n <= 64 ? stackbuf : malloc((size_t)n * sizeof(sat_vec));
-    if (w == NULL)
-        return SAT_ERR_NOMEM;
-    memcpy(w, ol, (size_t)n * sizeof(sat_vec));
-    finish(s, w);
-    if (w != stackbuf)
-        free(w);
+    finish(s, ol); /* (made local in place) */
     return SAT_OK;
 }
 
@@ -358,12 +366,14 @@ static half *cw_halves(concave_work *w)
 
 static int *cw_ints(concave_work *w)
 {
-    return (int *)(void *)((char *)cw_halves(w) + round16((size_t)3 * (size_t)w->cap * sizeof(half)));
+    size_t halves = round16((size_t)3 * (size_t)w->cap * sizeof(half));
+    return (int *)(void *)((char *)cw_halves(w) + halves);
 }
 
 static sat_vec *cw_scratch(concave_work *w)
 {
-    return (sat_vec *)(void *)((char *)cw_ints(w) + round16((size_t)(4 * w->cap + 4) * sizeof(int)));
+    size_t ints = round16((size_t)(4 * w->cap + 4) * sizeof(int));
+    return (sat_vec *)(void *)((char *)cw_ints(w) + ints);
 }
 
 size_t sat_concave_work_bytes(int count)
@@ -376,7 +386,8 @@ size_t sat_concave_work_bytes(int count)
      * points */
     return round16(sizeof(concave_work)) + (size_t)count * sizeof(sat_vec) +
            round16((size_t)3 * (size_t)count * sizeof(half)) +
-           round16((size_t)(4 * count + 4) * sizeof(int)) + (size_t)2 * (size_t)count * sizeof(sat_vec);
+           round16((size_t)(4 * count + 4) * sizeof(int)) +
+           (size_t)2 * (size_t)count * sizeof(sat_vec);
 }
 
 static double orient(sat_vec a, sat_vec b, sat_vec c)
@@ -1485,7 +1496,7 @@ static int in_outline(const sat_shape *x, const sat_shape *s)
     }
     if (!in)
         return 0;
-    unsigned char buf[sizeof(sat_shape) + 4 * sizeof(sat_vec)];
+    sat_vec buf[SEGMENT_VECS];
     sat_shape *g = (sat_shape *)(void *)buf;
     double tol = sat__touch_tol(x, s);
     for (int i = 0; i < N; i++) {

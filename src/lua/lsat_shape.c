@@ -1,6 +1,7 @@
 /*
  * lsat_shape.c - the shape types: the constructors (circle, point, polygon, box, segment,
- * capsule, concave, compound, chain), the methods of every kind, Lua fields on shapes, and the lookups that find them.
+ * capsule, concave, compound, chain), the methods of every kind, Lua fields on shapes, and
+ * the lookups that find them.
  *
  * A shape is a full userdata holding the sat_shape itself, vertex array included, so it
  * needs no __gc. It is known by the stamp in its user word (lsat.h), not by its metatable.
