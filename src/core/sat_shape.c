@@ -737,3 +737,116 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
             return 0;
     return 1;
 }
+
+/* ---- compounds ------------------------------------------------------------------------ */
+
+sat_form sat_compound_form(const sat_shape *s)
+{
+    return (sat_form)(int)s->v[1].x;
+}
+
+const sat_shape *sat_compound_part(const sat_shape *s, int i)
+{
+    return sat__cpart(s, i);
+}
+
+int sat_compound_outline_count(const sat_shape *s)
+{
+    return sat__outline_n(s);
+}
+
+sat_vec sat_compound_outline_point(const sat_shape *s, int i)
+{
+    sat_vec o = sat__coutline_world(s)[i];
+    return sat__v((s->pos.x + o.x) + s->pos_lo.x, (s->pos.y + o.y) + s->pos_lo.y);
+}
+
+/* ---- transform ------------------------------------------------------------------------ */
+
+void sat__compound_place(sat_shape *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        sat_shape *p = sat__live_part(s, i);
+        sat_vec o = s->v[3 + 2 * i];
+        p->pos = s->pos;
+        p->pos_lo = s->pos_lo;
+        sat__dd_add(&p->pos.x, &p->pos_lo.x, o.x);
+        sat__dd_add(&p->pos.y, &p->pos_lo.y, o.y);
+    }
+}
+
+void sat__compound_refresh(sat_shape *s)
+{
+    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
+    sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
+    for (int i = 0; i < s->count; i++) {
+        sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
+        memcpy(p, b, sat_shape_bytes(b));
+        if (k != 1.0) {
+            if (p->kind == SAT_CIRCLE) {
+                p->radius *= k;
+            } else {
+                p->scale *= k;
+                if (p->kind == SAT_CAPSULE)
+                    p->radius *= k;
+            }
+        }
+        p->angle = b->angle + s->angle;
+        sat__refresh(p);
+        sat_vec q = sat__mul(b->pos, k);
+        sat_vec o = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
+        s->v[3 + 2 * i] = o;
+        lo.x = fmin(lo.x, o.x + p->box_lo.x);
+        lo.y = fmin(lo.y, o.y + p->box_lo.y);
+        hi.x = fmax(hi.x, o.x + p->box_hi.x);
+        hi.y = fmax(hi.y, o.y + p->box_hi.y);
+        bound = fmax(bound, sat__len(o) + p->bound);
+    }
+    int N = sat__outline_n(s);
+    sat_vec *ol = sat__outline_local(s), *ow = ol + N;
+    for (int j = 0; j < N; j++) {
+        sat_vec q = sat__mul(ol[j], k);
+        ow[j] = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
+    }
+    s->box_lo = lo;
+    s->box_hi = hi;
+    s->bound = bound;
+    s->radius = 0.0;
+    sat__compound_place(s);
+}
+
+sat_status sat__compound_scale_ok(const sat_shape *s, double factor)
+{
+    double k = s->scale * factor;
+    if (!isfinite(k))
+        return SAT_ERR_RANGE;
+    if (!(k > 0.0))
+        return SAT_ERR_BAD_SCALE;
+    for (int i = 0; i < s->count; i++) {
+        const sat_shape *p = sat__cpart(s, i);
+        if (p->kind == SAT_POLYGON && p->bound * factor < 0.5 * SAT_MIN_SIZE)
+            return SAT_ERR_RANGE;
+        if (sat__has_segment(p) && p->v[3].y > 0.0 &&
+            sat__seg_len(p) * factor < 0.5 * SAT_MIN_SIZE)
+            return SAT_ERR_RANGE;
+    }
+    return SAT_OK;
+}
+
+/* The parts' areas added: exact for a concave shape (its parts do not overlap); a compound
+ * whose parts overlap counts the overlap once per part. */
+double sat__compound_area(const sat_shape *s)
+{
+    double a = 0.0;
+    for (int i = 0; i < s->count; i++)
+        a += sat_shape_area(sat__cpart(s, i));
+    return a;
+}
+
+int sat__compound_contains(const sat_shape *s, double x, double y)
+{
+    for (int i = 0; i < s->count; i++)
+        if (sat_shape_contains(sat__cpart(s, i), x, y))
+            return 1;
+    return 0;
+}
