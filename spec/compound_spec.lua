@@ -312,6 +312,18 @@ describe("a compound in the world", function()
     assert.are.equal(1, #w:collisions(rock))
   end)
 
+  it("moves a compound with world:move, landing on a floor and sliding along it", function()
+    local w = sat.world(16)
+    w:add(sat.box(0, 100, 300, 20), "static")
+    local rock = w:add(sat.concave(0, 0, 30, 0, 30, 10, 10, 10, 10, 30, 0, 30))
+    local x0 = rock:position()
+    for _ = 1, 40 do w:move(rock, 2, 3) end
+    local x1, y1, x2, y2 = rock:bbox()
+    near(100, y2, 1e-9, "resting on the floor")
+    near(x0 + 80, rock:position(), 1e-9, "slid along it")
+    assert.are.same({ 30, 30 }, { x2 - x1, y2 - y1 })
+  end)
+
   it("lets world:move slide along a concave floor and a chain without catching", function()
     for _, ground in ipairs({
       sat.concave(floor_outline()),
