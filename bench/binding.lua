@@ -8,6 +8,9 @@
 -- capsule/capsule and segment/poly8 cases the new kinds beside it; collidesWith_cached calls the
 -- method through a local, to show what the method lookup costs. sat.contacts and sat.sweep
 -- (a moving onto b's position) on the poly8 pairs: what the contact point costs from Lua.
+-- rock8_poly8: a concave rock of 8 parts against poly8 (the union's exact MTV); and
+-- world_move_floor40_*: one world:move of a box walking along a floor of 40 boxes or of one
+-- concave shape of 40 parts.
 -- Under LuaJIT, where sat.test
 -- and collidesWith reach the core through the FFI (sat/fast.lua), two more figures: an
 -- empty C function through the FFI (that way's floor) and sat_test through the FFI with no
@@ -57,6 +60,21 @@ local function segment(x, y, r)
   local a = rng.range(0, 2 * math.pi)
   return sat.segment(x - r * math.cos(a), y - r * math.sin(a), x + r * math.cos(a),
     y + r * math.sin(a))
+end
+
+-- A concave rock of 8 convex parts (a six-armed star: ear clipping and Hertel-Mehlhorn give
+-- 8), r across its arms, randomly rotated.
+local function rock8(x, y, r)
+  local pts = {}
+  for i = 0, 11 do
+    local a, rr = math.pi * i / 6, (i % 2 == 0) and r or r / 2
+    pts[#pts + 1] = x + rr * math.cos(a)
+    pts[#pts + 1] = y + rr * math.sin(a)
+  end
+  local s = sat.concave(pts)
+  assert(#s:parts() == 8, "the rock is not of 8 parts")
+  s:setRotation(rng.range(0, 2 * math.pi))
+  return s
 end
 
 -- A shape's size: the radius of a disk of its area, or half its box's longer side (a
@@ -164,6 +182,42 @@ function loops.field(A, _, rounds)
   return n
 end
 
+-- world:move(player, 1, 1) along a floor, walking right with gravity, back to the start at
+-- its end: A = { world, player, start x, start y, end x }.
+function loops.walk(A, _, rounds)
+  local world, player, x0, y0, x1 = A[1], A[2], A[3], A[4], A[5]
+  for _ = 1, rounds do
+    for _ = 1, PAIRS do
+      local x = world:move(player, 1, 1)
+      if x > x1 then
+        player:moveTo(x0, y0)
+      end
+    end
+  end
+end
+
+-- A floor 380 wide whose top is flat at y = 0 (y down): one concave shape of 40 parts (teeth
+-- hanging below its top), or 40 separate boxes; a 16 x 16 box walking on it.
+local function floor_world(concave)
+  local world = sat.world(32)
+  if concave then
+    local t = { 0, 0, 380, 0 }
+    for i = 37, 0, -1 do
+      t[#t + 1], t[#t + 2], t[#t + 3], t[#t + 4] = 10 * i + 10, 20, 10 * i + 5, 12
+    end
+    t[#t + 1], t[#t + 2] = 0, 20
+    local f = sat.concave(t)
+    assert(#f:parts() == 40, "the floor is not of 40 parts")
+    world:add(f, "static")
+  else
+    for i = 0, 39 do
+      world:add(sat.box(9.5 * i, 0, 9.5, 20), "static")
+    end
+  end
+  local player = world:add(sat.box(2, -16, 16, 16))
+  return { world, player, 10, -8, 360 }
+end
+
 function loops.method(A, _, rounds)
   for _ = 1, rounds do
     for i = 1, PAIRS do
@@ -230,12 +284,14 @@ local PA, PB, phits = pairs_of(poly8)
 local KPA, KPB, kphits = pairs_of(capsule, poly8)
 local KKA, KKB, kkhits = pairs_of(capsule)
 local SPA, SPB, sphits = pairs_of(segment, poly8)
+local RPA, RPB, rphits = pairs_of(rock8, poly8)
 lib.emit("pairs", PAIRS, "count")
 lib.emit("pairs.overlapping", chits, "count")
 lib.emit("pairs_poly8.overlapping", phits, "count")
 lib.emit("pairs_capsule_poly8.overlapping", kphits, "count")
 lib.emit("pairs_capsule_capsule.overlapping", kkhits, "count")
 lib.emit("pairs_segment_poly8.overlapping", sphits, "count")
+lib.emit("pairs_rock8_poly8.overlapping", rphits, "count")
 
 local TA = {}
 for i = 1, PAIRS do
@@ -275,6 +331,11 @@ local cases = {
   { "collidesWith_capsule_poly8", loops.collidesWith, KPA, KPB },
   { "collidesWith_capsule_capsule", loops.collidesWith, KKA, KKB },
   { "collidesWith_segment_poly8", loops.collidesWith, SPA, SPB },
+  { "collidesWith_rock8_poly8", loops.collidesWith, RPA, RPB },
+  { "test_rock8_poly8", loops.test, RPA, RPB, sat.test },
+  -- one world:move of a box walking along a floor: 40 boxes, or one concave shape of 40 parts
+  { "world_move_floor40_boxes", loops.walk, floor_world(false) },
+  { "world_move_floor40_concave", loops.walk, floor_world(true) },
 }
 local timed = {}
 for _, c in ipairs(cases) do
@@ -285,6 +346,7 @@ end
 time_cases(timed)
 for _, c in ipairs(cases) do
   local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("capsule")
+    or c[1]:find("^world_move")
     or c[1]:find("cached") or c[1] == "checks"
     or c[1]:find("direct") or c[1]:find("field")
   if c[2] and (not context or c[1]:find("^contacts_poly8$") or c[1]:find("^sweep_poly8$")) then

@@ -2,7 +2,7 @@
  * bench/core.c - nanoseconds per call of the C core's pair tests.
  *
  * Each case (poly8/poly8, circle/poly8, box/box, circle/circle, capsule/poly8,
- * capsule/capsule, segment/poly8) is timed over three fixed, seeded tables of random pairs.
+ * capsule/capsule, segment/poly8, rock8/poly8: a concave rock of 8 parts) is timed over three fixed, seeded tables of random pairs.
  * Every shape is randomly sized (8 to 32 units across) and rotated; about half of the pairs
  * overlap; pairs are called in shuffled order.
  *
@@ -68,15 +68,7 @@ static double rng_range(double lo, double hi)
 
 /* ---- shapes ----------------------------------------------------------------------------- */
 
-typedef enum shape_kind { K_POLY8, K_BOX, K_CIRCLE, K_CAPSULE, K_SEGMENT } shape_kind;
-
-static size_t kind_bytes(shape_kind k)
-{
-    size_t n = k == K_CIRCLE    ? sat_circle_bytes()
-               : k >= K_CAPSULE ? sat_segment_bytes()
-                                : sat_polygon_bytes(k == K_BOX ? 4 : 8);
-    return (n + 63) & ~(size_t)63; /* each shape starts on its own cache line */
-}
+typedef enum shape_kind { K_POLY8, K_BOX, K_CIRCLE, K_CAPSULE, K_SEGMENT, K_ROCK8 } shape_kind;
 
 static void die(const char *what, sat_status st)
 {
@@ -84,11 +76,45 @@ static void die(const char *what, sat_status st)
     exit(1);
 }
 
+/* The concave rock of 8 convex parts, 1 across its arms: a six-armed star (ear clipping and
+ * Hertel-Mehlhorn give 8 parts), built once; each rock is a scaled, turned copy. */
+static const sat_shape *rock8(void)
+{
+    static sat_shape *rock;
+    if (!rock) {
+        sat_vec p[12];
+        sat_status st;
+        for (int i = 0; i < 12; i++) {
+            double a = PI * i / 6.0, r = i % 2 == 0 ? 1.0 : 0.5;
+            p[i].x = r * cos(a);
+            p[i].y = r * sin(a);
+        }
+        rock = sat_concave_new(p, 12, &st);
+        if (!rock)
+            die("building the rock", st);
+        if (rock->count != 8)
+            die("building a rock of 8 parts", SAT_ERR_NO_PARTS);
+    }
+    return rock;
+}
+
+static size_t kind_bytes(shape_kind k)
+{
+    size_t n = k == K_ROCK8     ? sat_shape_bytes(rock8())
+               : k == K_CIRCLE  ? sat_circle_bytes()
+               : k >= K_CAPSULE ? sat_segment_bytes()
+                                : sat_polygon_bytes(k == K_BOX ? 4 : 8);
+    return (n + 63) & ~(size_t)63; /* each shape starts on its own cache line */
+}
+
 /* A random shape of the kind at the origin, 8 to 32 units across, randomly rotated. */
 static void build_shape(sat_shape *s, shape_kind k)
 {
     sat_status st;
-    if (k == K_CIRCLE) {
+    if (k == K_ROCK8) {
+        sat_shape_copy(s, rock8());
+        st = sat_shape_scale(s, rng_range(4.0, 16.0));
+    } else if (k == K_CIRCLE) {
         st = sat_circle_init(s, 0.0, 0.0, rng_range(4.0, 16.0));
     } else if (k == K_CAPSULE) {
         /* half-length and radius 2 to 8: 8 to 32 from end to end */
@@ -590,6 +616,7 @@ int main(int argc, char **argv)
         {"capsule_poly8", K_CAPSULE, K_POLY8, 1, 0},
         {"capsule_capsule", K_CAPSULE, K_CAPSULE, 1, 0},
         {"segment_poly8", K_SEGMENT, K_POLY8, 1, 0},
+        {"rock8_poly8", K_ROCK8, K_POLY8, 1, 0},
     };
     const char *only = argc > 3 ? argv[3] : "all";
     const char *part = argc > 4 ? argv[4] : "all";

@@ -29,6 +29,7 @@ build = {
       sources = {
         "src/core/sat_collide.c",
         "src/core/sat_collide_traced.c",
+        "src/core/sat_compound.c",
         "src/core/sat_contacts.c",
         "src/core/sat_explain.c",
         "src/core/sat_hash.c",

@@ -174,6 +174,27 @@ describe("sat.debug with a fake love.graphics", function()
     assert.are.same({ "line", 3, 4, 2 }, only(calls, "circle")[1].args)
   end)
 
+  it("draws a concave shape's parts faintly and its outline strongly", function()
+    local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+    d.drawShape(L, "fill")
+    local polys = only(calls, "polygon")
+    assert.are.equal(3, #polys) -- two parts, filled, then the outline
+    assert.are.equal("fill", polys[1].args[1])
+    assert.are.equal("line", polys[3].args[1])
+    assert.is_true(polys[1].color[4] < polys[3].color[4])
+    sameList(L:vertices(), polys[3].args[2])
+    -- a chain: its segments faint, its polyline strong
+    local before = #only(calls, "line")
+    d.drawShape(sat.chain({ 0, 0, 10, 0, 20, 5 }))
+    local lines = only(calls, "line")
+    assert.are.equal(before + 3, #lines)
+    sameList({ 0, 0, 10, 0, 20, 5 }, lines[#lines].args[1])
+    -- a compound of parts: each part as itself
+    local n = #only(calls, "circle")
+    d.drawShape(sat.compound({ sat.circle(0, 0, 1), sat.box(2, 2, 1, 1) }))
+    assert.are.equal(n + 1, #only(calls, "circle"))
+  end)
+
   it("draws bounding boxes as rectangles", function()
     local c = sat.circle(50, 60, 7)
     d.drawBBox(c)

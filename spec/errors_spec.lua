@@ -91,7 +91,7 @@ describe("constructors", function()
 
     it("refuses a non-convex outline, saying so", function()
       has(err(function() local s = sat.polygon(0, 0, 2, 0, 1, 0.5, 2, 2, 0, 2) return s end),
-        "bad argument #1 to 'polygon' (points are not convex)")
+        "bad argument #1 to 'polygon' (points are not convex (sat.concave takes a concave outline))")
       -- a star's outline winds twice
       local star = {}
       for i = 0, 4 do
@@ -100,7 +100,7 @@ describe("constructors", function()
         star[#star + 1] = math.sin(a)
       end
       has(err(function() local s = sat.polygon(star) return s end),
-        "bad argument #1 to 'polygon' (points are not convex)")
+        "bad argument #1 to 'polygon' (points are not convex (sat.concave takes a concave outline))")
     end)
 
     it("names the bad number in the argument list", function()
@@ -191,7 +191,7 @@ describe("methods", function()
     has(err(function() local r = c.radius(p) return r end),
       "bad argument #1 to 'radius' (circle or capsule expected, got polygon)")
     has(err(function() local r = p.vertices(c) return r end),
-      "bad argument #1 to 'vertices' (polygon expected, got circle)")
+      "bad argument #1 to 'vertices' (polygon or compound expected, got circle)")
     has(err(function() local r = p.area(nil) return r end),
       "bad argument #1 to 'area' (shape expected, got nil)")
     has(err(function() local r = p:vertices(5) return r end), "bad argument #1 to 'vertices'")

@@ -1,5 +1,6 @@
 -- The demo's level: an arena of walls, slopes, rotated polygons, circles, segments (a ledge
--- and a ramp), sensor zones and moving obstacles. Everything is in world coordinates, y down (LÖVE's screen).
+-- and a ramp), a concave rock and a chain (compounds), sensor zones and moving obstacles.
+-- Everything is in world coordinates, y down (LÖVE's screen).
 local sat = require("sat")
 
 local level = {}
@@ -62,6 +63,16 @@ function level.build(world)
   -- and a ramp on the right
   add(named(sat.segment(40, 60, 200, 60), "ledge", "wall"))
   add(named(sat.segment(590, 470, 700, 400), "ramp", "wall"))
+  -- compounds: a concave rock (a five-armed star: one shape of convex parts, whose MTV is
+  -- the whole rock's) and a chain slope along the top (segments joined end to end)
+  local star = {}
+  for i = 0, 9 do
+    local a, r = i * math.pi / 5, (i % 2 == 0) and 36 or 16
+    star[#star + 1] = 255 + r * math.cos(a)
+    star[#star + 1] = 480 + r * math.sin(a)
+  end
+  add(named(sat.concave(star), "concave-rock", "wall")):rotate(0.3)
+  add(named(sat.chain({ 340, 62, 400, 40, 460, 52, 520, 30, 580, 44 }), "chain-slope", "wall"))
   -- circles
   add(named(sat.circle(620, 120, 24), "pillar", "wall"))
   add(named(sat.circle(472, 350, 18), "post", "wall"))

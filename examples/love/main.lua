@@ -1,7 +1,7 @@
 -- luacheck: globals love
 -- sat in a LÖVE game: a player (box, circle, polygon or capsule) moved with world:move
--- through a level of walls, slopes, rotated polygons, circles, segments, sensor zones and
--- moving obstacles;
+-- through a level of walls, slopes, rotated polygons, circles, segments, compounds (a concave
+-- rock, a chain), sensor zones and moving obstacles;
 -- debug overlays; a stress mode. `make love-demo` runs it; SAT_DEMO_AUTO=1 (or --auto)
 -- plays a fixed script, writes a log and a screenshot, and quits.
 

@@ -1,4 +1,5 @@
---- sat.debug: draws shapes (capsules as pills, segments as lines), bounding boxes,
+--- sat.debug: draws shapes (capsules as pills, segments as lines, compounds as their parts,
+-- faint, under their outline), bounding boxes,
 -- spatial-hash cells and collision responses through love.graphics, and how a pair test
 -- went (explain: every axis with both projections on it). Loaded on first access of
 -- `sat.debug`; requiring it does not need LÖVE, only calling the drawing functions does.
@@ -100,6 +101,10 @@ end
 -- Points along each half circle of a capsule's outline.
 M.capSteps = 12
 
+-- A concave shape's or a chain's parts are drawn at this fraction of its colour's alpha,
+-- under its outline at full strength.
+M.partAlpha = 0.35
+
 -- A capsule as a pill: one convex polygon, its two ends' half circles joined by the sides
 -- (a line when the radius is 0, a circle when the ends are one point).
 local function pill(g, s, mode)
@@ -127,10 +132,32 @@ local function pill(g, s, mode)
   g.polygon(mode, pts)
 end
 
-local function shape(g, s, mode, color, alpha)
+local shape
+
+-- A compound: a concave shape's parts faint (filled, when it is), its outline strong; a
+-- chain's segments faint under its polyline; a compound of parts, each part as itself.
+local function compound(g, s, mode, color, alpha)
+  local parts, form = s:parts(), tostring(s):match("^compound%((%a+)")
+  if form ~= "concave" and form ~= "chain" and form ~= "closed" then
+    for i = 1, #parts do shape(g, parts[i], mode, color, alpha) end
+    return
+  end
+  for i = 1, #parts do shape(g, parts[i], mode, color, (alpha or 1) * M.partAlpha) end
+  setColor(g, color, alpha)
+  local outline = s:vertices()
+  if form == "chain" then
+    g.line(outline)
+  else
+    g.polygon("line", outline)
+  end
+end
+
+function shape(g, s, mode, color, alpha)
   setColor(g, color, alpha)
   local kind = s:kind()
-  if kind == "polygon" then
+  if kind == "compound" then
+    compound(g, s, mode, color, alpha)
+  elseif kind == "polygon" then
     g.polygon(mode, s:vertices())
   elseif kind == "segment" then
     g.line(s:endpoints()) -- a segment has no inside: filled or not, a line

@@ -124,7 +124,7 @@ function M.install()
   local LEN = info.lengthOffset -- where a userdata's length lies, for the C checks
   local result = ffi.new("struct sat_lua_result_v2") -- filled and read at once: reusable
   local PM, CM, VM, RM = info.polygonMeta, info.circleMeta, info.vecMeta, info.responseMeta
-  local SM, KM = info.segmentMeta, info.capsuleMeta
+  local SM, KM, XM = info.segmentMeta, info.capsuleMeta, info.compoundMeta
   local C = info.c -- the C functions, as the module registered them
   local c_test, c_collidesWith, c_collide, vec = C.test, C.collidesWith, C.collide, C.vec
   local rawget, rawset = rawget, rawset
@@ -139,7 +139,7 @@ function M.install()
       return false
     end
     local m = dgetmetatable(v)
-    return m == PM or m == CM or m == SM or m == KM or own[m] == true
+    return m == PM or m == CM or m == SM or m == KM or m == XM or own[m] == true
   end
 
   -- Varargs, so that the C function sees the very arguments (a missing one is "no value").
@@ -271,7 +271,7 @@ function M.install()
 
   local replaced = { collidesWith = collidesWith, move = move, moveTo = moveTo, position = position }
   for _, methods in ipairs({ info.polygonMethods, info.circleMethods, info.segmentMethods,
-    info.capsuleMethods }) do
+    info.capsuleMethods, info.compoundMethods }) do
     for name, f in pairs(replaced) do
       methods[name] = f
     end

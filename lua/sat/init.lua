@@ -1,5 +1,5 @@
---- sat: 2D collision (Separating Axis Theorem) for convex polygons, circles, segments and
--- capsules.
+--- sat: 2D collision (Separating Axis Theorem) for convex polygons, circles, segments,
+-- capsules and compounds (concave outlines, unions of shapes, chains).
 -- The only module users require. The narrow phase is the C module sat.core; the world
 -- (sat.world) and the debug drawing helpers (sat.debug) are Lua and load on first use, so
 -- requiring sat never requires LÖVE.
@@ -7,14 +7,14 @@ local core = require("sat.core")
 
 local sat = {
   _VERSION = "sat " .. core._VERSION,
-  _DESCRIPTION = "2D SAT collision for convex polygons, circles, segments and capsules (C core)",
+  _DESCRIPTION = "2D SAT collision for convex polygons, circles, segments, capsules and compounds (C core)",
   _LICENSE = "MIT",
   core = core,
 }
 
 for _, name in ipairs({
-  "vec", "circle", "point", "polygon", "box", "segment", "capsule", "test", "collide", "isShape",
-  "isVec", "explain", "contacts", "sweep",
+  "vec", "circle", "point", "polygon", "box", "segment", "capsule", "concave", "compound", "chain",
+  "test", "collide", "isShape", "isVec", "explain", "contacts", "sweep",
 }) do
   sat[name] = core[name]
 end

@@ -106,5 +106,6 @@ void run_hash_tests(void);
 void run_segment_tests(void);
 void run_bigpoly_tests(void);
 void run_explain_tests(void);
+void run_compound_tests(void);
 
 #endif

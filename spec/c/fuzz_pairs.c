@@ -1,8 +1,9 @@
 /*
  * fuzz_pairs.c - libFuzzer target for the C core (make fuzz FUZZ_SECONDS=N).
  *
- * The input bytes describe two shapes (circles, segments, capsules, or polygons of up to 64
- * points: raw points, points around a circle in angular order, or boxes) with arbitrary
+ * The input bytes describe two shapes (circles, segments, capsules, polygons of up to 64
+ * points: raw points, points around a circle in angular order, or boxes; or compounds: a
+ * concave outline or a chain from such points, or a union of two such shapes) with arbitrary
  * doubles, huge, tiny, NaN and infinite ones included, then a sequence of transforms and a
  * motion. Every function of sat.h is called on them, and cheap invariants are checked with
  * abort() on violation:
@@ -108,6 +109,13 @@ static void trace_shape(const char *what, const sat_shape *s)
     int i;
     if (!tracing())
         return;
+    if (s->kind == SAT_COMPOUND) {
+        fprintf(stderr, "%s: compound of %d parts, form %d\n", what, s->count,
+                (int)sat_compound_form(s));
+        for (i = 0; i < s->count; i++)
+            trace_shape("  part", sat_compound_part(s, i));
+        return;
+    }
     fprintf(stderr, "%s: kind %d count %d pos (%.17g + %.17g, %.17g + %.17g) angle %.17g "
             "scale %.17g radius %.17g bound %.17g\n", what, (int)s->kind, s->count, s->pos.x,
             s->pos_lo.x, s->pos.y, s->pos_lo.y, s->angle, s->scale, s->radius, s->bound);
@@ -133,13 +141,82 @@ static void check_status(sat_status st)
     check(m != NULL && m[0] != '\0');
 }
 
+static sat_shape *make_shape(reader *r, int depth);
+
+/* Points for an outline from the bytes, in one of the polygon styles; returns their count. */
+static int outline_points(reader *r, uint8_t kind, sat_vec *pts)
+{
+    int n = byte(r) % (MAX_POINTS + 1), i, style = (kind >> 1) % 4;
+    if (style == 0) { /* raw points */
+        for (i = 0; i < n; i++)
+            pts[i] = vec(r);
+    } else if (style == 1 || style == 2) {
+        /* Around a circle in angular order (convex unless the steps pass a full turn);
+         * style 2 gives every point its own radius (a star: concave, simple). */
+        sat_vec c = vec(r);
+        double rad = number(r), total = 0, acc = 0, steps[MAX_POINTS];
+        for (i = 0; i < n; i++)
+            total += steps[i] = 1 + byte(r);
+        total += byte(r);
+        for (i = 0; i < n; i++) {
+            double t, ri = style == 2 ? number(r) : rad;
+            acc += steps[i];
+            t = 6.283185307179586 * acc / (total + 1);
+            pts[i].x = c.x + ri * cos(t);
+            pts[i].y = c.y + ri * sin(t);
+        }
+    } else { /* a box, either winding */
+        sat_vec p = vec(r), d = vec(r);
+        n = 4;
+        pts[0] = p;
+        pts[1].x = p.x + d.x, pts[1].y = p.y;
+        pts[2].x = p.x + d.x, pts[2].y = p.y + d.y;
+        pts[3].x = p.x, pts[3].y = p.y + d.y;
+    }
+    return n;
+}
+
+/* A compound from the bytes: a concave outline, a chain, or a union of two shapes. */
+static sat_shape *make_compound(reader *r, uint8_t kind, int depth, sat_status *st)
+{
+    sat_vec pts[MAX_POINTS];
+    int form = byte(r) % 3, n;
+    if (form == 2) {
+        sat_shape *p[2], *s = NULL;
+        p[0] = make_shape(r, depth + 1);
+        p[1] = make_shape(r, depth + 1);
+        *st = SAT_ERR_NO_PARTS;
+        if (p[0] && p[1])
+            s = sat_compound_new((const sat_shape *const *)p, 2, st);
+        free(p[0]);
+        free(p[1]);
+        if (s) {
+            check(s->kind == SAT_COMPOUND && s->count >= 2);
+            check(sat_compound_form(s) == SAT_FORM_PARTS);
+        }
+        return s;
+    }
+    n = outline_points(r, kind, pts);
+    if (form == 0) {
+        sat_shape *s = sat_concave_new(pts, n, st);
+        if (s) {
+            check(s->kind == SAT_COMPOUND && s->count >= 1);
+            check(sat_compound_outline_count(s) >= 3 && sat_compound_outline_count(s) <= n);
+        }
+        return s;
+    }
+    return sat_chain_new(pts, n, byte(r) & 1, st);
+}
+
 /* A shape from the bytes, or NULL when the core refuses it. */
-static sat_shape *make_shape(reader *r)
+static sat_shape *make_shape(reader *r, int depth)
 {
     uint8_t kind = byte(r);
     sat_status st;
     sat_shape *s;
-    if ((kind & 3) == 3) { /* a segment, or a capsule */
+    if (kind >= 0xC0 && depth < 2 && !(kind & 1)) {
+        s = make_compound(r, kind, depth, &st);
+    } else if ((kind & 3) == 3) { /* a segment, or a capsule */
         double x1 = number(r), y1 = number(r), x2 = number(r), y2 = number(r);
         s = (sat_shape *)malloc(sat_segment_bytes());
         if (!s)
@@ -158,33 +235,7 @@ static sat_shape *make_shape(reader *r)
         st = sat_circle_init(s, x, y, rad);
     } else {
         sat_vec pts[MAX_POINTS];
-        int n = byte(r) % (MAX_POINTS + 1), i, style = (kind >> 1) % 4;
-        if (style == 0) { /* raw points */
-            for (i = 0; i < n; i++)
-                pts[i] = vec(r);
-        } else if (style == 1 || style == 2) {
-            /* Around a circle in angular order (convex unless the steps pass a full turn);
-             * style 2 gives every point its own radius. */
-            sat_vec c = vec(r);
-            double rad = number(r), total = 0, acc = 0, steps[MAX_POINTS];
-            for (i = 0; i < n; i++)
-                total += steps[i] = 1 + byte(r);
-            total += byte(r);
-            for (i = 0; i < n; i++) {
-                double t, ri = style == 2 ? number(r) : rad;
-                acc += steps[i];
-                t = 6.283185307179586 * acc / (total + 1);
-                pts[i].x = c.x + ri * cos(t);
-                pts[i].y = c.y + ri * sin(t);
-            }
-        } else { /* a box, either winding */
-            sat_vec p = vec(r), d = vec(r);
-            n = 4;
-            pts[0] = p;
-            pts[1].x = p.x + d.x, pts[1].y = p.y;
-            pts[2].x = p.x + d.x, pts[2].y = p.y + d.y;
-            pts[3].x = p.x, pts[3].y = p.y + d.y;
-        }
+        int n = outline_points(r, kind, pts), i;
         s = (sat_shape *)malloc(sat_polygon_bytes(n > 0 ? n : 1));
         if (!s)
             return NULL;
@@ -291,7 +342,7 @@ static void queries(reader *r, const sat_shape *s)
     }
     /* Its own position (when a double holds it exactly) is inside, and a segment from it hits
      * at 0. */
-    if (s->pos_lo.x == 0 && s->pos_lo.y == 0) {
+    if (s->pos_lo.x == 0 && s->pos_lo.y == 0 && s->kind != SAT_COMPOUND) {
         check(sat_shape_contains(s, p.x, p.y) == 1);
         if (fabs(q2.x) <= SAT_MAX_COORD && fabs(q2.y) <= SAT_MAX_COORD) {
             check(sat_shape_raycast(s, p, q2, &hit) == 1);
@@ -341,7 +392,10 @@ static void explained(const sat_shape *a, const sat_shape *b)
     int hit = sat_collide(a, b, &r), n = sat_contacts(a, b, p), k;
     int bound = (a->kind == SAT_POLYGON ? a->count : 0) + (b->kind == SAT_POLYGON ? b->count : 0) + 5;
     check(sat_explain(a, b, &e, axes, (int)(sizeof axes / sizeof axes[0])) == hit);
-    check(e.hit == hit && e.count >= 1 && e.count <= bound);
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) /* the verdict alone */
+        check(e.hit == hit && e.count == 0 && e.deciding == -1);
+    else
+        check(e.hit == hit && e.count >= 1 && e.count <= bound);
     check(e.deciding >= -1 && e.deciding < e.count);
     check(!hit || memcmp(&e.result, &r, sizeof r) == 0);
     check(hit ? n == 1 || n == 2 : n == 0);
@@ -388,8 +442,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int ops, i;
     r.p = data;
     r.n = size;
-    a = make_shape(&r);
-    b = make_shape(&r);
+    a = make_shape(&r, 0);
+    b = make_shape(&r, 0);
     if (!a || !b) {
         free(a);
         free(b);

@@ -218,8 +218,8 @@ static void test_explain_random(void)
 {
     ctest_rng r;
     r.s = SEED;
-    for (int ka = 0; ka < SAT_KIND_COUNT; ka++)
-        for (int kb = 0; kb < SAT_KIND_COUNT; kb++) {
+    for (int ka = 0; ka < SAT_COMPOUND; ka++)
+        for (int kb = 0; kb < SAT_COMPOUND; kb++) {
             long stats[3] = {0, 0, 0};
             for (long i = 0; i < PAIRS; i++) {
                 sat_shape *a, *b;
@@ -364,8 +364,8 @@ static void test_contacts_random(void)
 {
     ctest_rng r;
     r.s = SEED + 1;
-    for (int ka = 0; ka < SAT_KIND_COUNT; ka++)
-        for (int kb = 0; kb < SAT_KIND_COUNT; kb++) {
+    for (int ka = 0; ka < SAT_COMPOUND; ka++)
+        for (int kb = 0; kb < SAT_COMPOUND; kb++) {
             long overlapping = 0, touching = 0, two = 0;
             for (long i = 0; i < PAIRS; i++) {
                 sat_shape *a, *b;
@@ -460,8 +460,8 @@ static void test_sweep_contact(void)
 {
     ctest_rng r;
     r.s = SEED + 2;
-    for (int ka = 0; ka < SAT_KIND_COUNT; ka++)
-        for (int kb = 0; kb < SAT_KIND_COUNT; kb++) {
+    for (int ka = 0; ka < SAT_COMPOUND; ka++)
+        for (int kb = 0; kb < SAT_COMPOUND; kb++) {
             long touches = 0, overlapping = 0;
             for (long i = 0; i < PAIRS / 10; i++) {
                 sat_shape *a, *b;

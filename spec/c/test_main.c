@@ -65,6 +65,7 @@ static const area areas[] = {
     {"segment", run_segment_tests},
     {"bigpoly", run_bigpoly_tests},
     {"explain", run_explain_tests},
+    {"compound", run_compound_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))

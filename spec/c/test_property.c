@@ -682,8 +682,8 @@ static void test_circle_circle_pairs(void)
 static void run_pairs_with(sat_kind kind)
 {
     int ka, kb;
-    for (ka = 0; ka < SAT_KIND_COUNT; ka++)
-        for (kb = 0; kb < SAT_KIND_COUNT; kb++) {
+    for (ka = 0; ka < SAT_COMPOUND; ka++)
+        for (kb = 0; kb < SAT_COMPOUND; kb++) {
             /* capsule pairs with a segment are in the segment's run */
             int with = ka == (int)kind || kb == (int)kind;
             if (kind == SAT_CAPSULE && (ka == SAT_SEGMENT || kb == SAT_SEGMENT))
@@ -773,8 +773,8 @@ static void sweep_kind_pair(sat_kind ka, sat_kind kb, uint64_t seed)
 static void test_sweep_pairs(void)
 {
     int ka, kb;
-    for (ka = 0; ka < SAT_KIND_COUNT; ka++)
-        for (kb = 0; kb < SAT_KIND_COUNT; kb++)
+    for (ka = 0; ka < SAT_COMPOUND; ka++)
+        for (kb = 0; kb < SAT_COMPOUND; kb++)
             sweep_kind_pair((sat_kind)ka, (sat_kind)kb, SEED + 64 + 4 * ka + kb);
 }
 

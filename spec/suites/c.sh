@@ -1,6 +1,7 @@
 #!/bin/sh
 # The C core's tests (spec/c/: unit tests per area, property tests over 4 x 100,000 random
-# pairs against an independent oracle, a determinism hash), built by `make c-tests`
+# pairs against an independent oracle, 100,000 pairs with compounds against a brute-force
+# oracle of the union's MTV, a determinism hash), built by `make c-tests`
 # (build/c/tests: -O2, $CC) and run. Counts are the binary's (test functions), plus one check
 # that the test build is warning-free with clang too. Last line: `c: N passed, M failed`.
 set -u

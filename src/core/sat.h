@@ -57,6 +57,7 @@ typedef enum sat_kind {
     SAT_CIRCLE = 1,
     SAT_SEGMENT = 2, /* zero thickness */
     SAT_CAPSULE = 3, /* the points within a radius of a segment */
+    SAT_COMPOUND = 4, /* a rigid union of parts of the kinds above (sat_compound.c) */
     SAT_KIND_COUNT
 } sat_kind;
 
@@ -72,7 +73,10 @@ typedef enum sat_status {
     SAT_ERR_RANGE,          /* beyond SAT_MAX_COORD, or a polygon under SAT_MIN_SIZE */
     SAT_ERR_NOMEM,
     SAT_ERR_SAME_POINTS,    /* a segment's two endpoints are one point */
-    SAT_ERR_ANGLE           /* a rotation whose resulting angle is not finite */
+    SAT_ERR_ANGLE,          /* a rotation whose resulting angle is not finite */
+    SAT_ERR_SELF_CROSSING,  /* a concave outline whose edges cross */
+    SAT_ERR_SELF_TOUCHING,  /* a concave outline that touches itself (a vertex on an edge) */
+    SAT_ERR_NO_PARTS        /* a compound of no parts, or a chain of fewer than 2 points */
 } sat_status;
 
 /* A hard limit only against absurd input; any convex outline a game uses fits. */
@@ -121,7 +125,11 @@ typedef struct sat_shape {
      *   [0]  h: world-oriented half of the segment, rotate(scale * local half)
      *   [1]  its unit direction (rotate(1, 0) when h is 0, a circle-like capsule)
      *   [2]  the local half, scale 1
-     *   [3]  x: world half-length (scale * |local half|), y: |local half| */
+     *   [3]  x: world half-length (scale * |local half|), y: |local half|
+     * Compound storage (count = parts; see sat_compound.c): a header, a table of the parts,
+     * the outline (a concave shape's, a chain's points) and the parts themselves, each
+     * twice: as built (about the compound's position, rotation 0, scale 1) and in the
+     * world, kept up to date by every transform. */
     sat_vec v[];
 } sat_shape;
 
@@ -277,6 +285,72 @@ int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_ve
  * overlap. Two faces in contact give two points (the incident face clipped to the reference
  * face), anything round one. The same points, in the same order, whichever shape is a. */
 int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2]);
+
+/* ---- compounds: concave outlines, unions of parts, chains ---------------------------- *
+ * A compound (kind SAT_COMPOUND) is one rigid shape made of parts of the other kinds: copies,
+ * kept in its own storage (a copy of a compound is a plain memcpy). Its position is the area
+ * centroid of its parts (a chain's: their length centroid); rotation and scale pivot about
+ * it. Every pair test treats it as the union of its parts:
+ * - sat_test: any part meets any part (touching included);
+ * - sat_collide: the exact shortest translation out of the union (not the deepest part's,
+ *   nor a per-axis maximum), computed from the Minkowski differences of the part pairs near
+ *   the origin (each a convex polygon grown by a radius): the candidates are the nearest
+ *   points of their boundaries and the crossings of two boundaries, and the nearest one
+ *   inside no difference wins. Cost: O(k (n + m)) to build the k differences whose boxes
+ *   come within reach, then O(k^2 e^2) candidates each checked against the k (e: edges of a
+ *   difference): a box on a floor meets 1 to 3 parts; the pair tests allocate only when more
+ *   than SAT_COMPOUND_STACK difference vertices are needed.
+ * - a_in_b / b_in_a: exact for the union when the container is convex or a concave outline
+ *   (tested against the outline); for another compound, a shape counts as inside only when
+ *   it is inside one part.
+ * sat_sweep takes the earliest touch over the part pairs; sat_contacts the extreme points
+ * over the part pairs along the union's normal; sat_explain reports the verdict alone (no
+ * axes); sat_shape_raycast the earliest entry over the parts. */
+
+#define SAT_COMPOUND_STACK 1024
+
+/* What a compound was built from. */
+typedef enum sat_form {
+    SAT_FORM_PARTS = 0,   /* sat_compound_init: shapes of any kinds */
+    SAT_FORM_CONCAVE = 1, /* sat_concave_*: a simple outline, decomposed */
+    SAT_FORM_CHAIN = 2,   /* sat_chain_init: an open polyline of segments */
+    SAT_FORM_LOOP = 3     /* sat_chain_init, closed */
+} sat_form;
+
+/* A compound of copies of parts[0, count) (compounds among them give their own parts):
+ * sat_compound_bytes is the memory it needs; sat_compound_init builds it there. */
+size_t sat_compound_bytes(const sat_shape *const *parts, int count);
+sat_status sat_compound_init(sat_shape *s, const sat_shape *const *parts, int count);
+
+/* A simple outline (either winding, convex or not; no holes) in world coordinates, as
+ * sat_polygon_init takes it, decomposed into convex parts: ear clipping, then Hertel-Mehlhorn
+ * (remove every diagonal whose two ends stay convex without it), which gives at most four
+ * times the fewest convex parts possible. Merged and collinear points are dropped as for a
+ * polygon; an outline whose edges cross or touch is refused. In three steps, so that a
+ * caller that cannot free on an error (the Lua binding) allocates everything itself:
+ * sat_concave_prepare validates and decomposes into `work` (sat_concave_work_bytes(count),
+ * aligned for doubles) and says in *bytes the memory the shape needs; sat_concave_build then
+ * builds it there from the work. */
+size_t sat_concave_work_bytes(int count);
+sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, size_t *bytes);
+void sat_concave_build(sat_shape *s, const void *work);
+
+/* A chain: the segments between consecutive points (closed: and from the last back to the
+ * first), for terrain. Consecutive points closer than the merge tolerance are one. */
+sat_status sat_chain_bytes(const sat_vec *points, int count, int closed, size_t *bytes);
+sat_status sat_chain_init(sat_shape *s, const sat_vec *points, int count, int closed);
+
+sat_shape *sat_compound_new(const sat_shape *const *parts, int count, sat_status *status);
+sat_shape *sat_concave_new(const sat_vec *points, int count, sat_status *status);
+sat_shape *sat_chain_new(const sat_vec *points, int count, int closed, sat_status *status);
+
+sat_form sat_compound_form(const sat_shape *s);
+/* Part i of a compound, in world coordinates (read-only; copy it to keep it). */
+const sat_shape *sat_compound_part(const sat_shape *s, int i);
+/* A concave compound's outline (counter-clockwise in a y-up frame) or a chain's points: how
+ * many (0 for SAT_FORM_PARTS), and point i in world coordinates. */
+int sat_compound_outline_count(const sat_shape *s);
+sat_vec sat_compound_outline_point(const sat_shape *s, int i);
 
 /* ---- explaining a pair test ---------------------------------------------------------- */
 

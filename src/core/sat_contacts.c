@@ -306,6 +306,52 @@ static sat_vec world(const sat_shape *s, sat_vec p)
     return sat__v((s->pos.x + p.x) + s->pos_lo.x, (s->pos.y + p.y) + s->pos_lo.y);
 }
 
+/* A compound's parts (a shape of another kind: itself). */
+static int part_count(const sat_shape *s)
+{
+    return s->kind == SAT_COMPOUND ? s->count : 1;
+}
+
+static const sat_shape *part(const sat_shape *s, int i)
+{
+    return s->kind == SAT_COMPOUND ? sat_compound_part(s, i) : s;
+}
+
+/* With a compound: every part pair that meets gives its points along the union's normal,
+ * and the two extremes across the normal are kept (one point when they coincide). */
+static int compound_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
+{
+    sat_result r;
+    sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo;
+    double slo = HUGE_VAL, shi = -HUGE_VAL;
+    if (!sat_collide(a, b, &r))
+        return 0;
+    sat_vec t = sat__perp(r.normal);
+    for (int i = 0; i < part_count(a); i++)
+        for (int j = 0; j < part_count(b); j++) {
+            const sat_shape *x = part(a, i), *y = part(b, j);
+            if (!sat_test(x, y))
+                continue;
+            sat_vec c = sat__offset(a, x);
+            int n = contact_points(x, y, sat__offset(x, y), r.normal, p);
+            for (int k = 0; k < n; k++) {
+                sat_vec q = sat__add(c, p[k]);
+                double s = sat__dot(q, t);
+                if (s < slo)
+                    slo = s, lo = q;
+                if (s > shi)
+                    shi = s, hi = q;
+            }
+        }
+    if (!(slo <= shi))
+        return 0;
+    out[0] = world(a, lo);
+    if (!(shi - slo > SAT_TOUCH_REL * (a->bound + b->bound)))
+        return 1;
+    out[1] = world(a, hi);
+    return 2;
+}
+
 int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
 {
     sat_result r;
@@ -315,6 +361,8 @@ int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
         a = b;
         b = t;
     }
+    if (b->kind == SAT_COMPOUND)
+        return compound_contacts(a, b, out);
     if (!sat_collide(a, b, &r))
         return 0;
     int n = contact_points(a, b, sat__offset(a, b), r.normal, p);
@@ -333,6 +381,19 @@ int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_ve
                       sat_sweep_hit *hit, sat_vec *point)
 {
     sat_vec p[2], at, d;
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
+        /* the part pair that touches first, or the union's contacts when they overlap */
+        const sat_shape *pa, *pb;
+        sat_sweep_hit h;
+        if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
+            !sat__compound_sweep_pair(a, sat__sub(va, vb), b, hit, &pa, &pb))
+            return 0;
+        if (!hit->overlapping && pa != NULL && sat_sweep_contact(pa, va, pb, vb, &h, point))
+            return 1;
+        int n = sat_contacts(a, b, p);
+        *point = n > 0 ? middle(p, n) : sat_shape_position(a);
+        return 1;
+    }
     if (!sat__in_range(vb.x) || !sat__in_range(vb.y) || !sat_sweep(a, sat__sub(va, vb), b, hit))
         return 0;
     /* a moved by hit->move against b (0 when they overlap or touch at the start, where the

@@ -16,6 +16,18 @@
 void sat__interval(const sat_shape *s, sat_vec c, sat_vec n, double *lo, double *hi)
 {
     double at = sat__dot(c, n), w = s->radius;
+    if (s->kind == SAT_COMPOUND) { /* its parts' together */
+        *lo = HUGE_VAL;
+        *hi = -HUGE_VAL;
+        for (int i = 0; i < s->count; i++) {
+            const sat_shape *p = sat_compound_part(s, i);
+            double pl, ph;
+            sat__interval(p, sat__add(c, sat__offset(s, p)), n, &pl, &ph);
+            *lo = pl < *lo ? pl : *lo;
+            *hi = ph > *hi ? ph : *hi;
+        }
+        return;
+    }
     if (s->kind == SAT_POLYGON) {
         sat__project(s, n, lo, hi);
         *lo += at;

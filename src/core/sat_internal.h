@@ -125,6 +125,42 @@ static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
 static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
 
+/* Compound storage (see sat.h and sat_compound.c):
+ *   v[0]               x: the bytes of this storage, y: N (outline points)
+ *   v[1]               x: the form (sat_form)
+ *   v[2 + 2i]          x: byte offset (from v) of part i as built, y: of part i in the world
+ *   v[2 + 2i + 1]      part i's offset from the position, world-oriented
+ *   v[2 + 2P + j]      outline point j about the position, scale 1, rotation 0
+ *   v[2 + 2P + N + j]  outline point j, world-oriented offset
+ *   then the parts, each as built and in the world, at multiples of 16 bytes. */
+static inline int sat__outline_n(const sat_shape *s) { return (int)s->v[0].y; }
+static inline sat_shape *sat__base_part(sat_shape *s, int i)
+{
+    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 2 * i].x);
+}
+static inline sat_shape *sat__live_part(sat_shape *s, int i)
+{
+    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 2 * i].y);
+}
+static inline const sat_shape *sat__cpart(const sat_shape *s, int i)
+{
+    return (const sat_shape *)(const void *)((const char *)s->v + (size_t)s->v[2 + 2 * i].y);
+}
+static inline sat_vec *sat__outline_local(sat_shape *s) { return s->v + 2 + 2 * s->count; }
+static inline const sat_vec *sat__coutline_world(const sat_shape *s)
+{
+    return s->v + 2 + 2 * s->count + sat__outline_n(s);
+}
+/* The parts a shape stands for: a compound's, or itself. */
+static inline int sat__nparts(const sat_shape *s)
+{
+    return s->kind == SAT_COMPOUND ? s->count : 1;
+}
+static inline const sat_shape *sat__part_of(const sat_shape *s, int i)
+{
+    return s->kind == SAT_COMPOUND ? sat__cpart(s, i) : s;
+}
+
 /* Segment and capsule storage (see sat.h): the world half h (the segment runs from
  * position - h to position + h), its unit direction and the world half-length. */
 static inline int sat__has_segment(const sat_shape *s)
@@ -221,6 +257,33 @@ static inline double sat__touch_tol(const sat_shape *a, const sat_shape *b)
 
 /* The core's own functions across its files: hidden in the Lua module, as sat.h's are. */
 SAT_BEGIN_HIDDEN
+
+/* ---- shapes (sat_shape.c) and compounds (sat_compound.c) ----------------------------- */
+
+/* Recompute what depends on rotation and scale (and, for a compound, its parts). */
+void sat__refresh(sat_shape *s);
+/* Outline reduction shared by polygons and concave outlines (sat_shape.c). */
+int sat__merge_close(sat_vec *p, int n, double tol);
+int sat__drop_collinear(sat_vec *p, int n, double tol);
+/* Adds d to the double-double (hi, lo) and renormalises. */
+void sat__dd_add(double *hi, double *lo, double d);
+
+/* Compounds' transforms and queries, in sat_shape.c. A compound's parts after its rotation
+ * or scale changed (and its box, bound, outline). */
+void sat__compound_refresh(sat_shape *s);
+/* Its parts' positions after its own moved. */
+void sat__compound_place(sat_shape *s);
+/* Whether scaling by factor keeps every part valid. */
+sat_status sat__compound_scale_ok(const sat_shape *s, double factor);
+double sat__compound_area(const sat_shape *s);
+int sat__compound_contains(const sat_shape *s, double x, double y);
+/* Pair tests with b a compound (a of any kind, the first in sat_collide's order), in
+ * sat_collide.c; the swept test in sat_sweep.c. */
+int sat__compound_test(const sat_shape *a, const sat_shape *b);
+int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r);
+int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit);
+int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
+                             sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb);
 
 /* A shape's interval along n, radius included, with its position at offset c. */
 void sat__interval(const sat_shape *s, sat_vec c, sat_vec n, double *lo, double *hi);

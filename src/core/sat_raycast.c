@@ -134,11 +134,28 @@ static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double to
     return 1;
 }
 
+/* A compound: the earliest entry over the parts (a start inside a part: t = 0 with that
+ * part's normal). */
+static int compound_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
+{
+    int found = 0;
+    for (int i = 0; i < s->count; i++) {
+        sat_hit h;
+        if (sat_shape_raycast(sat__cpart(s, i), p1, p2, &h) && (!found || h.t < hit->t)) {
+            *hit = h;
+            found = 1;
+        }
+    }
+    return found;
+}
+
 int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
 {
     if (!sat__in_range(p1.x) || !sat__in_range(p1.y) || !sat__in_range(p2.x) ||
         !sat__in_range(p2.y))
         return 0; /* also NaN and infinities; callers check the range to report it */
+    if (s->kind == SAT_COMPOUND)
+        return compound_raycast(s, p1, p2, hit);
     sat_vec a = sat__relative(s, p1.x, p1.y);
     sat_vec dir = sat__sub(p2, p1);
     double tol = SAT_TOUCH_REL * s->bound;

@@ -13,7 +13,7 @@ const char *sat_status_message(sat_status status)
     case SAT_ERR_NONFINITE: return "number must be finite (not NaN or infinite)";
     case SAT_ERR_TOO_FEW_POINTS: return "needs at least 3 distinct, non-collinear points";
     case SAT_ERR_ZERO_AREA: return "points enclose no area";
-    case SAT_ERR_NOT_CONVEX: return "points are not convex";
+    case SAT_ERR_NOT_CONVEX: return "points are not convex (sat.concave takes a concave outline)";
     case SAT_ERR_NEGATIVE_RADIUS: return "radius must be >= 0";
     case SAT_ERR_BAD_SCALE: return "scale factor must be > 0";
     case SAT_ERR_TOO_MANY_POINTS: return "too many points";
@@ -23,6 +23,9 @@ const char *sat_status_message(sat_status status)
     case SAT_ERR_NOMEM: return "out of memory";
     case SAT_ERR_SAME_POINTS: return "endpoints must differ";
     case SAT_ERR_ANGLE: return "resulting angle is not finite (the rotation overflows)";
+    case SAT_ERR_SELF_CROSSING: return "outline crosses itself";
+    case SAT_ERR_SELF_TOUCHING: return "outline touches itself";
+    case SAT_ERR_NO_PARTS: return "no parts";
     }
     return "unknown error";
 }
@@ -55,6 +58,8 @@ size_t sat_shape_bytes(const sat_shape *s)
 {
     if (s->kind == SAT_POLYGON)
         return sat_polygon_bytes(s->count);
+    if (s->kind == SAT_COMPOUND)
+        return sizeof(sat_shape) + (size_t)s->v[0].x;
     return sat__has_segment(s) ? sat_segment_bytes() : sat_circle_bytes();
 }
 
@@ -103,6 +108,8 @@ static void update_cache(sat_shape *s)
         s->box_hi = sat__v(s->radius, s->radius);
     } else if (sat__has_segment(s)) {
         update_segment(s);
+    } else if (s->kind == SAT_COMPOUND) {
+        sat__compound_refresh(s);
     } else {
         const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
@@ -182,6 +189,11 @@ sat_status sat_capsule_init(sat_shape *s, double x1, double y1, double x2, doubl
     return segment_init(s, SAT_CAPSULE, x1, y1, x2, y2, radius);
 }
 
+void sat__refresh(sat_shape *s)
+{
+    update_cache(s);
+}
+
 /* Distance of b from the line through a and c is at most tol (or a and c coincide, so b is
  * the tip of a spike). */
 static int collinear(sat_vec a, sat_vec b, sat_vec c, double tol)
@@ -194,7 +206,7 @@ static int collinear(sat_vec a, sat_vec b, sat_vec c, double tol)
 }
 
 /* Merge consecutive points (cyclically) closer than tol; returns the new count. */
-static int merge_close(sat_vec *p, int n, double tol)
+int sat__merge_close(sat_vec *p, int n, double tol)
 {
     int m = 0;
     double tol2 = tol * tol;
@@ -231,7 +243,7 @@ static int has_three_distinct(const sat_vec *p, int n, double tol)
 }
 
 /* Drop collinear points, cyclically, with a stack (monotone-chain style); returns count. */
-static int drop_collinear(sat_vec *p, int n, double tol)
+int sat__drop_collinear(sat_vec *p, int n, double tol)
 {
     int m = 0, start = 0;
     for (int i = 0; i < n; i++) {
@@ -293,12 +305,12 @@ sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
         p[i] = sat__v(ldexp(p[i].x, -exponent), ldexp(p[i].y, -exponent));
     size = ldexp(size, -exponent); /* in [0.5, 1) */
 
-    int n = merge_close(p, count, SAT_MERGE_REL * size);
+    int n = sat__merge_close(p, count, SAT_MERGE_REL * size);
     if (n < 3)
         return SAT_ERR_TOO_FEW_POINTS;
     int distinct = has_three_distinct(p, n, SAT_MERGE_REL * size);
-    n = drop_collinear(p, n, SAT_COLLINEAR_REL * size);
-    n = merge_close(p, n, SAT_MERGE_REL * size);
+    n = sat__drop_collinear(p, n, SAT_COLLINEAR_REL * size);
+    n = sat__merge_close(p, n, SAT_MERGE_REL * size);
     if (n < 3)
         return distinct ? SAT_ERR_ZERO_AREA : SAT_ERR_TOO_FEW_POINTS;
 
@@ -500,12 +512,13 @@ sat_status sat_shape_move_to(sat_shape *s, double x, double y)
         return SAT_ERR_RANGE;
     s->pos = sat__v(x, y);
     s->pos_lo = sat__v(0.0, 0.0);
+    if (s->kind == SAT_COMPOUND)
+        sat__compound_place(s);
     sat__changed(s);
     return SAT_OK;
 }
 
-/* Adds d to the double-double (hi, lo) and renormalises. */
-static void dd_add(double *hi, double *lo, double d)
+void sat__dd_add(double *hi, double *lo, double d)
 {
     double s, e;
     sat__two_sum(*hi, d, &s, &e);
@@ -520,8 +533,10 @@ sat_status sat_shape_move(sat_shape *s, double dx, double dy)
         return SAT_ERR_NONFINITE;
     if (!sat__in_range(s->pos.x + dx) || !sat__in_range(s->pos.y + dy))
         return SAT_ERR_RANGE;
-    dd_add(&s->pos.x, &s->pos_lo.x, dx);
-    dd_add(&s->pos.y, &s->pos_lo.y, dy);
+    sat__dd_add(&s->pos.x, &s->pos_lo.x, dx);
+    sat__dd_add(&s->pos.y, &s->pos_lo.y, dy);
+    if (s->kind == SAT_COMPOUND)
+        sat__compound_place(s);
     sat__changed(s);
     return SAT_OK;
 }
@@ -613,6 +628,11 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
         return SAT_ERR_RANGE;
     if (sat__has_segment(s) && s->v[3].y > 0.0 && sat__seg_len(s) * factor < 0.5 * SAT_MIN_SIZE)
         return SAT_ERR_RANGE;
+    if (s->kind == SAT_COMPOUND) {
+        sat_status st = sat__compound_scale_ok(s, factor);
+        if (st != SAT_OK)
+            return st;
+    }
     if (s->kind == SAT_CIRCLE) {
         s->radius *= factor;
     } else {
@@ -670,6 +690,8 @@ sat_aabb sat_shape_bbox(const sat_shape *s)
 
 double sat_shape_area(const sat_shape *s)
 {
+    if (s->kind == SAT_COMPOUND)
+        return sat__compound_area(s);
     if (s->kind == SAT_CIRCLE)
         return SAT_PI * s->radius * s->radius;
     if (sat__has_segment(s))
@@ -698,6 +720,8 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
 {
     if (!isfinite(x) || !isfinite(y))
         return 0;
+    if (s->kind == SAT_COMPOUND)
+        return sat__compound_contains(s, x, y);
     sat_vec p = sat__relative(s, x, y);
     double tol = SAT_TOUCH_REL * s->bound;
     if (s->kind == SAT_CIRCLE)
@@ -712,4 +736,117 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
         if (sat__dot(n[i], p) - s->scale * pl[i].x > tol)
             return 0;
     return 1;
+}
+
+/* ---- compounds ------------------------------------------------------------------------ */
+
+sat_form sat_compound_form(const sat_shape *s)
+{
+    return (sat_form)(int)s->v[1].x;
+}
+
+const sat_shape *sat_compound_part(const sat_shape *s, int i)
+{
+    return sat__cpart(s, i);
+}
+
+int sat_compound_outline_count(const sat_shape *s)
+{
+    return sat__outline_n(s);
+}
+
+sat_vec sat_compound_outline_point(const sat_shape *s, int i)
+{
+    sat_vec o = sat__coutline_world(s)[i];
+    return sat__v((s->pos.x + o.x) + s->pos_lo.x, (s->pos.y + o.y) + s->pos_lo.y);
+}
+
+/* ---- transform ------------------------------------------------------------------------ */
+
+void sat__compound_place(sat_shape *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        sat_shape *p = sat__live_part(s, i);
+        sat_vec o = s->v[3 + 2 * i];
+        p->pos = s->pos;
+        p->pos_lo = s->pos_lo;
+        sat__dd_add(&p->pos.x, &p->pos_lo.x, o.x);
+        sat__dd_add(&p->pos.y, &p->pos_lo.y, o.y);
+    }
+}
+
+void sat__compound_refresh(sat_shape *s)
+{
+    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
+    sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
+    for (int i = 0; i < s->count; i++) {
+        sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
+        memcpy(p, b, sat_shape_bytes(b));
+        if (k != 1.0) {
+            if (p->kind == SAT_CIRCLE) {
+                p->radius *= k;
+            } else {
+                p->scale *= k;
+                if (p->kind == SAT_CAPSULE)
+                    p->radius *= k;
+            }
+        }
+        p->angle = b->angle + s->angle;
+        sat__refresh(p);
+        sat_vec q = sat__mul(b->pos, k);
+        sat_vec o = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
+        s->v[3 + 2 * i] = o;
+        lo.x = fmin(lo.x, o.x + p->box_lo.x);
+        lo.y = fmin(lo.y, o.y + p->box_lo.y);
+        hi.x = fmax(hi.x, o.x + p->box_hi.x);
+        hi.y = fmax(hi.y, o.y + p->box_hi.y);
+        bound = fmax(bound, sat__len(o) + p->bound);
+    }
+    int N = sat__outline_n(s);
+    sat_vec *ol = sat__outline_local(s), *ow = ol + N;
+    for (int j = 0; j < N; j++) {
+        sat_vec q = sat__mul(ol[j], k);
+        ow[j] = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
+    }
+    s->box_lo = lo;
+    s->box_hi = hi;
+    s->bound = bound;
+    s->radius = 0.0;
+    sat__compound_place(s);
+}
+
+sat_status sat__compound_scale_ok(const sat_shape *s, double factor)
+{
+    double k = s->scale * factor;
+    if (!isfinite(k))
+        return SAT_ERR_RANGE;
+    if (!(k > 0.0))
+        return SAT_ERR_BAD_SCALE;
+    for (int i = 0; i < s->count; i++) {
+        const sat_shape *p = sat__cpart(s, i);
+        if (p->kind == SAT_POLYGON && p->bound * factor < 0.5 * SAT_MIN_SIZE)
+            return SAT_ERR_RANGE;
+        if (sat__has_segment(p) && p->v[3].y > 0.0 &&
+            sat__seg_len(p) * factor < 0.5 * SAT_MIN_SIZE)
+            return SAT_ERR_RANGE;
+    }
+    return SAT_OK;
+}
+
+/* The parts' areas added: exact for a concave shape (its parts do not overlap); a compound
+ * whose parts overlap counts the overlap once per part. */
+double sat__compound_area(const sat_shape *s)
+{
+    double a = 0.0;
+    for (int i = 0; i < s->count; i++)
+        a += sat_shape_area(sat__cpart(s, i));
+    return a;
+}
+
+int sat__compound_contains(const sat_shape *s, double x, double y)
+{
+    for (int i = 0; i < s->count; i++)
+        if (sat_shape_contains(sat__cpart(s, i), x, y))
+            return 1;
+    return 0;
 }

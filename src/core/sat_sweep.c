@@ -520,6 +520,8 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
     int rc;
     if (!sat__in_range(v.x) || !sat__in_range(v.y))
         return 0; /* NaN and infinities too */
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND)
+        return sat__compound_sweep(a, v, b, hit);
     flat_init(&w, v, R, tol);
     if (v.x == 0.0 && v.y == 0.0) {
         rc = SWEEP_OVERLAP; /* no motion: only an overlap at the start is a hit */
@@ -566,4 +568,55 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
     }
     hit->result.normal = w.normal;
     return 1;
+}
+
+/* ---- compounds ------------------------------------------------------------------------ */
+
+/* A compound: the earliest touch over the part pairs; *pa, *pb: that pair. */
+int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
+                             sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb)
+{
+    sat_result res;
+    int found = 0;
+    sat_vec d = sat__offset(a, b);
+    if (!sat__in_range(v.x) || !sat__in_range(v.y))
+        return 0;
+    *pa = *pb = NULL;
+    if (sat_collide(a, b, &res) && res.overlap > 0.0) {
+        memset(hit, 0, sizeof *hit);
+        hit->overlapping = 1;
+        hit->result = res;
+        hit->dist2 = sat__dot(d, d);
+        return 1;
+    }
+    for (int i = 0; i < sat__nparts(a); i++)
+        for (int j = 0; j < sat__nparts(b); j++) {
+            const sat_shape *x = sat__part_of(a, i), *y = sat__part_of(b, j);
+            sat_sweep_hit h;
+            if (!sat_sweep(x, v, y, &h))
+                continue;
+            if (h.overlapping) { /* within the union's tolerance: a touch now */
+                h.overlapping = 0;
+                h.t = 0.0;
+                h.move = sat__v(0.0, 0.0);
+                h.result.overlap = 0.0;
+                h.result.mtv = sat__v(0.0, 0.0);
+                h.result.a_in_b = h.result.b_in_a = 0;
+            }
+            if (!found || h.t < hit->t) {
+                *hit = h;
+                *pa = x;
+                *pb = y;
+                found = 1;
+            }
+        }
+    if (found)
+        hit->dist2 = sat__dot(d, d);
+    return found;
+}
+
+int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit)
+{
+    const sat_shape *pa, *pb;
+    return sat__compound_sweep_pair(a, v, b, hit, &pa, &pb);
 }

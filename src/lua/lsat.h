@@ -22,6 +22,7 @@
 #define LSAT_MT_CIRCLE "sat.circle"
 #define LSAT_MT_SEGMENT "sat.segment"
 #define LSAT_MT_CAPSULE "sat.capsule"
+#define LSAT_MT_COMPOUND "sat.compound"
 #define LSAT_MT_RESPONSE "sat.response"
 #define LSAT_MT_HASH "sat.hash"
 #define LSAT_REG_STATE "sat.state"
@@ -68,6 +69,9 @@ enum lsat_upvalue {
     LSAT_UV_CAPMT,
     LSAT_UV_SEGFIELDSMT,
     LSAT_UV_CAPFIELDSMT,
+    LSAT_UV_COMPMETHODS, /* compounds: as the kinds above */
+    LSAT_UV_COMPMT,
+    LSAT_UV_COMPFIELDSMT,
     LSAT_UV_KEYS, /* then the LSAT_K_COUNT field names, in lsat_key order */
     LSAT_UV_COUNT = LSAT_UV_KEYS + LSAT_K_COUNT - 1
 };
@@ -99,7 +103,7 @@ static inline uintptr_t lsat_stamp(const sat_shape *s)
 static inline const char *lsat_kind_name(sat_kind kind)
 {
     static const char *const names[SAT_KIND_COUNT] = {"polygon", "circle", "segment",
-                                                      "capsule"};
+                                                      "capsule", "compound"};
     return (unsigned)kind < SAT_KIND_COUNT ? names[kind] : "shape";
 }
 

@@ -218,14 +218,15 @@ static int ffi_take(lua_State *L)
                   {LSAT_UV_VECMT, "vecMeta"},             {LSAT_UV_RESPMT, "responseMeta"},
                   {LSAT_UV_POLYMETHODS, "polygonMethods"}, {LSAT_UV_CIRCMETHODS, "circleMethods"},
                   {LSAT_UV_SEGMT, "segmentMeta"},         {LSAT_UV_CAPMT, "capsuleMeta"},
-                  {LSAT_UV_SEGMETHODS, "segmentMethods"}, {LSAT_UV_CAPMETHODS, "capsuleMethods"}};
+                  {LSAT_UV_SEGMETHODS, "segmentMethods"}, {LSAT_UV_CAPMETHODS, "capsuleMethods"},
+                  {LSAT_UV_COMPMT, "compoundMeta"},       {LSAT_UV_COMPMETHODS, "compoundMethods"}};
     int taken = lua_upvalueindex(TAKE_TAKEN);
     size_t i;
     if (lua_toboolean(L, taken))
         return 0;
     lua_pushboolean(L, 1);
     lua_replace(L, taken);
-    lua_createtable(L, 0, 14);
+    lua_createtable(L, 0, 16);
     lua_pushlightuserdata(L, (void *)&ffi_api);
     lua_setfield(L, -2, "api");
     lua_pushcfunction(L, ffi_length_offset);

@@ -66,6 +66,9 @@ static void push_upvalues(lua_State *L)
     push_metatable(L, LSAT_MT_CAPSULE);
     lua_newtable(L); /* a segment's field table's metatable */
     lua_newtable(L); /* a capsule's */
+    lua_newtable(L); /* compound methods */
+    push_metatable(L, LSAT_MT_COMPOUND);
+    lua_newtable(L); /* a compound's field table's metatable */
     for (k = 0; k < LSAT_K_COUNT; k++)
         lua_pushstring(L, key_names[k]);
 }

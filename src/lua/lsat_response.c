@@ -127,6 +127,7 @@ void lsat_open_response(lua_State *L, int module, int base)
     lsat_setfuncs(L, LSAT_SLOT(base, LSAT_UV_CIRCMETHODS), base, shape_methods);
     lsat_setfuncs(L, LSAT_SLOT(base, LSAT_UV_SEGMETHODS), base, shape_methods);
     lsat_setfuncs(L, LSAT_SLOT(base, LSAT_UV_CAPMETHODS), base, shape_methods);
+    lsat_setfuncs(L, LSAT_SLOT(base, LSAT_UV_COMPMETHODS), base, shape_methods);
     lsat_setfuncs(L, LSAT_SLOT(base, LSAT_UV_RESPMT), base, response_meta);
     lsat_setfuncs(L, module, base, module_funcs);
     lsat_protect_metatable(L, LSAT_SLOT(base, LSAT_UV_RESPMT), LSAT_MT_RESPONSE);

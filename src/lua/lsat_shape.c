@@ -1,6 +1,7 @@
 /*
  * lsat_shape.c - the shape types: the constructors (circle, point, polygon, box, segment,
- * capsule), the methods of every kind, Lua fields on shapes, and the lookups that find them.
+ * capsule, concave, compound, chain), the methods of every kind, Lua fields on shapes, and
+ * the lookups that find them.
  *
  * A shape is a full userdata holding the sat_shape itself, vertex array included, so it
  * needs no __gc. It is known by the stamp in its user word (lsat.h), not by its metatable.
@@ -43,6 +44,8 @@ static const struct {
     [SAT_CIRCLE] = {LSAT_UV_CIRCMETHODS, LSAT_UV_CIRCMT, LSAT_UV_CIRCFIELDSMT, LSAT_MT_CIRCLE},
     [SAT_SEGMENT] = {LSAT_UV_SEGMETHODS, LSAT_UV_SEGMT, LSAT_UV_SEGFIELDSMT, LSAT_MT_SEGMENT},
     [SAT_CAPSULE] = {LSAT_UV_CAPMETHODS, LSAT_UV_CAPMT, LSAT_UV_CAPFIELDSMT, LSAT_MT_CAPSULE},
+    [SAT_COMPOUND] = {LSAT_UV_COMPMETHODS, LSAT_UV_COMPMT, LSAT_UV_COMPFIELDSMT,
+                      LSAT_MT_COMPOUND},
 };
 
 /* The shape at arg when it is of kind `kind` or `other` (pass the same twice for one). */
@@ -208,7 +211,9 @@ static double table_number(lua_State *L, int i)
     return v;
 }
 
-static int polygon_from_table(lua_State *L)
+typedef int (*push_fn)(lua_State *L, sat_vec *pts, int n);
+
+static int polygon_from_table(lua_State *L, push_fn push)
 {
     sat_vec stackbuf[STACK_POINTS], *pts;
     size_t len = lua_rawlen(L, 1), i, n;
@@ -240,10 +245,11 @@ static int polygon_from_table(lua_State *L)
             pts[i].y = table_number(L, 2 * (int)i + 2);
         }
     }
-    return push_polygon(L, pts, (int)n);
+    return push(L, pts, (int)n);
 }
 
-static int l_polygon(lua_State *L)
+/* The argument forms of polygon(): x1, y1, x2, y2, ... or one table of numbers or vecs. */
+static int outline_args(lua_State *L, push_fn push)
 {
     sat_vec stackbuf[STACK_POINTS], *pts;
     int top = lua_gettop(L), i, n;
@@ -255,7 +261,7 @@ static int l_polygon(lua_State *L)
                                                               "table of points, got %s",
                                                            lsat_type_name(L, i)));
         lua_settop(L, 1);
-        return polygon_from_table(L);
+        return polygon_from_table(L, push);
     }
     if (top == 0 || !lua_isnumber(L, 1))
         return lsat_type_error(L, 1, "number or table");
@@ -269,7 +275,92 @@ static int l_polygon(lua_State *L)
         pts[i].x = (double)lua_tonumber(L, 2 * i + 1);
         pts[i].y = (double)lua_tonumber(L, 2 * i + 2);
     }
-    return push_polygon(L, pts, n);
+    return push(L, pts, n);
+}
+
+static int l_polygon(lua_State *L)
+{
+    return outline_args(L, push_polygon);
+}
+
+/* A concave outline: validated and decomposed in a work area that is garbage afterwards (also
+ * after an error: nothing to free), then built in a shape sized for its parts. */
+static int push_concave(lua_State *L, sat_vec *pts, int n)
+{
+    size_t bytes;
+    void *work;
+    sat_shape *s;
+    if (n < 3)
+        return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_FEW_POINTS));
+    work = sat_newuserdata(L, sat_concave_work_bytes(n));
+    lsat_checkstatus(L, sat_concave_prepare(pts, n, work, &bytes), 1);
+    s = (sat_shape *)sat_newuserdata_uv(L, bytes);
+    sat_concave_build(s, work);
+    finish_shape(L, s);
+    return 1;
+}
+
+static int l_concave(lua_State *L)
+{
+    return outline_args(L, push_concave);
+}
+
+/* chain(points [, closed]): the closed flag waits at index 2 while the points are read. */
+static int push_chain(lua_State *L, sat_vec *pts, int n)
+{
+    int closed = lua_toboolean(L, 2);
+    size_t bytes;
+    sat_shape *s;
+    sat_status st = sat_chain_bytes(pts, n, closed, &bytes);
+    if (st == SAT_ERR_NO_PARTS)
+        return luaL_argerror(L, 1, "needs at least 2 distinct points");
+    lsat_checkstatus(L, st, 1);
+    s = (sat_shape *)sat_newuserdata_uv(L, bytes);
+    lsat_checkstatus(L, sat_chain_init(s, pts, n, closed), 1);
+    finish_shape(L, s);
+    return 1;
+}
+
+static int l_chain(lua_State *L)
+{
+    int closed;
+    if (!lua_istable(L, 1))
+        return lsat_type_error(L, 1, "table");
+    if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TBOOLEAN)
+        return lsat_type_error(L, 2, "boolean or nil");
+    closed = lua_toboolean(L, 2);
+    lua_settop(L, 1);
+    lua_pushboolean(L, closed);
+    return polygon_from_table(L, push_chain);
+}
+
+/* compound({shape, ...}): copies of the shapes (compounds give their parts). */
+static int l_compound(lua_State *L)
+{
+    const sat_shape *stackbuf[STACK_POINTS], **parts;
+    size_t n, i;
+    sat_shape *s;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    n = (size_t)lua_rawlen(L, 1);
+    if (n == 0)
+        return luaL_argerror(L, 1, "no parts (a table of shapes expected)");
+    if (n > (size_t)SAT_MAX_POINTS)
+        return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_MANY_POINTS));
+    parts = n <= STACK_POINTS ? stackbuf
+                              : (const sat_shape **)sat_newuserdata(L, n * sizeof *parts);
+    for (i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (int)i + 1);
+        parts[i] = lsat_toshape(L, -1);
+        if (parts[i] == NULL)
+            return luaL_argerror(L, 1, lua_pushfstring(L, "shape expected at index %d, got %s",
+                                                       (int)i + 1, lsat_type_name(L, -1)));
+        lua_pop(L, 1); /* the table keeps it */
+    }
+    s = (sat_shape *)sat_newuserdata_uv(L, sat_compound_bytes(parts, (int)n));
+    lsat_checkstatus(L, sat_compound_init(s, parts, (int)n), 1);
+    finish_shape(L, s);
+    return 1;
 }
 
 static int l_box(lua_State *L)
@@ -375,6 +466,10 @@ static int shape_tostring(lua_State *L)
     lsat_fmt_num(y, sizeof y, p.y);
     if (s->kind == SAT_POLYGON) {
         lua_pushfstring(L, "polygon(%d vertices at %s, %s)", s->count, x, y);
+    } else if (s->kind == SAT_COMPOUND) {
+        static const char *const forms[] = {"", "concave, ", "chain, ", "closed chain, "};
+        lua_pushfstring(L, "compound(%s%d part%s at %s, %s)", forms[sat_compound_form(s)],
+                        s->count, s->count == 1 ? "" : "s", x, y);
     } else if (s->kind != SAT_CIRCLE) {
         /* segment(1, 2 -> 3, 4), capsule(r 5, 1, 2 -> 3, 4): its endpoints */
         sat_vec p1, p2;
@@ -551,26 +646,32 @@ static int shape_raycast(lua_State *L)
 }
 
 /* vertices([t]) -> t: world coordinates x1, y1, x2, y2, ...; fills and trims t when given
- * (no allocation in a draw loop once t is big enough). */
+ * (no allocation in a draw loop once t is big enough). A compound's: its outline (a concave
+ * shape's) or its points (a chain's). */
 static int shape_vertices(lua_State *L)
 {
-    sat_shape *s = check_kind(L, 1, SAT_POLYGON, SAT_POLYGON);
-    int i;
+    sat_shape *s = check_kind(L, 1, SAT_POLYGON, SAT_COMPOUND);
+    int i, count = s->count, outline = s->kind == SAT_COMPOUND;
+    if (outline) {
+        count = sat_compound_outline_count(s);
+        if (count == 0)
+            return luaL_error(L, "a compound of parts has no outline (parts() gives its parts)");
+    }
     if (lua_isnoneornil(L, 2)) {
         lua_settop(L, 1);
-        lua_createtable(L, 2 * s->count, 0);
+        lua_createtable(L, 2 * count, 0);
     } else {
         luaL_checktype(L, 2, LUA_TTABLE);
         lua_settop(L, 2);
     }
-    for (i = 0; i < s->count; i++) {
-        sat_vec v = sat_polygon_vertex(s, i);
+    for (i = 0; i < count; i++) {
+        sat_vec v = outline ? sat_compound_outline_point(s, i) : sat_polygon_vertex(s, i);
         lua_pushnumber(L, v.x);
         lua_rawseti(L, 2, 2 * i + 1);
         lua_pushnumber(L, v.y);
         lua_rawseti(L, 2, 2 * i + 2);
     }
-    for (i = 2 * s->count + 1;; i++) {
+    for (i = 2 * count + 1;; i++) {
         lua_rawgeti(L, 2, i);
         if (lua_isnil(L, -1))
             break;
@@ -606,6 +707,26 @@ static int shape_endpoints(lua_State *L)
     return push_two_points(L, p1.x, p1.y, p2.x, p2.y);
 }
 
+/* parts() -> {shape, ...}: copies of a compound's parts in world coordinates (new shapes,
+ * with no fields). */
+static int shape_parts(lua_State *L)
+{
+    sat_shape *s = check_kind(L, 1, SAT_COMPOUND, SAT_COMPOUND);
+    int i;
+    lua_settop(L, 1);
+    lua_createtable(L, s->count, 0);
+    for (i = 0; i < s->count; i++) {
+        const sat_shape *p = sat_compound_part(s, i);
+        sat_shape *c = (sat_shape *)sat_newuserdata_uv(L, sat_shape_bytes(p));
+        sat_shape_copy(c, p);
+        c->category = s->category;
+        c->mask = s->mask;
+        finish_shape(L, c);
+        lua_rawseti(L, 2, i + 1);
+    }
+    return 1;
+}
+
 static int l_is_shape(lua_State *L)
 {
     lua_pushboolean(L, lsat_toshape(L, 1) != NULL);
@@ -628,6 +749,9 @@ static const luaL_Reg circle_methods[] = {
     {"radius", shape_radius}, {"setRadius", shape_set_radius}, {NULL, NULL}};
 
 static const luaL_Reg segment_methods[] = {{"endpoints", shape_endpoints}, {NULL, NULL}};
+
+static const luaL_Reg compound_methods[] = {
+    {"parts", shape_parts}, {"vertices", shape_vertices}, {NULL, NULL}};
 
 static const luaL_Reg capsule_methods[] = {{"endpoints", shape_endpoints},
                                            {"radius", shape_radius},
@@ -662,13 +786,15 @@ static void link_lookups(lua_State *L, int base)
 static const luaL_Reg module_funcs[] = {
     {"circle", l_circle},   {"point", l_point},     {"polygon", l_polygon},
     {"box", l_box},         {"segment", l_segment}, {"capsule", l_capsule},
+    {"concave", l_concave}, {"compound", l_compound}, {"chain", l_chain},
     {"isShape", l_is_shape}, {NULL, NULL}};
 
 void lsat_open_shape(lua_State *L, int module, int base)
 {
     static const luaL_Reg *const own[SAT_KIND_COUNT] = {
         [SAT_POLYGON] = polygon_methods, [SAT_CIRCLE] = circle_methods,
-        [SAT_SEGMENT] = segment_methods, [SAT_CAPSULE] = capsule_methods};
+        [SAT_SEGMENT] = segment_methods, [SAT_CAPSULE] = capsule_methods,
+        [SAT_COMPOUND] = compound_methods};
     size_t k;
     for (k = 0; k < SAT_KIND_COUNT; k++) {
         int methods = LSAT_SLOT(base, kind_uv[k].methods);

@@ -1,0 +1,346 @@
+-- Compounds (sat.concave, sat.compound, sat.chain) in every layer: constructors and their
+-- errors, methods, the union's MTV worked out by hand (both orders), shapes driven along
+-- concave floors and chains (no sideways push at a seam or a joint), the FFI path (LuaJIT),
+-- and the world: one member, static or dynamic, world:move sliding along concave walls and
+-- chains, queries. Coordinates as in LÖVE (y down), though nothing depends on it.
+local sat = require("sat")
+local support = require("spec.support")
+local err, has = support.err, support.has
+
+-- "bad argument #n to 'fname' (text": Lua 5.4 names a field function 'sat.fname', LuaJIT
+-- one called by pcall '?'.
+local function badarg(msg, n, fname, text)
+  has(msg, ("bad argument #%d to '"):format(n))
+  has(msg, "' (" .. (text or ""))
+  assert.is_truthy(msg:find("'?'", 1, true) or msg:find("'" .. fname .. "'", 1, true)
+    or msg:find("." .. fname .. "'", 1, true), msg)
+end
+
+local function near(want, got, tol, what)
+  tol = tol or 1e-12
+  assert(math.abs(want - got) <= tol * (1 + math.abs(want)),
+    ("%s: want %.17g, got %.17g"):format(what or "value", want, got))
+end
+
+local function list(...)
+  return { ... }
+end
+
+-- collide(a, b) has this overlap and normal, and collide(b, a) the normal negated, exactly.
+local function pair(a, b, overlap, nx, ny, tol)
+  local r = assert(sat.collide(a, b), "no collision")
+  local s = assert(sat.collide(b, a), "no collision swapped")
+  near(overlap, r.overlap, tol, "overlap")
+  if nx then near(nx, r.normal.x, tol, "normal.x") end
+  if ny then near(ny, r.normal.y, tol, "normal.y") end
+  assert.are.equal(r.overlap, s.overlap)
+  assert.are.equal(-r.normal.x, s.normal.x)
+  assert.are.equal(-r.normal.y, s.normal.y)
+  assert.are.equal(r.aInB, s.bInA)
+  assert.are.equal(r.bInA, s.aInB)
+  return r
+end
+
+-- A floor 200 wide, top at y = 100 (y down), with two pits and a bump below its top: a
+-- concave outline whose parts meet in seams under the top.
+local function floor_outline()
+  return { 0, 100, 200, 100, 200, 160, 150, 160, 150, 130, 130, 130, 130, 160,
+    70, 160, 70, 120, 50, 120, 50, 160, 0, 160 }
+end
+
+describe("sat.concave", function()
+  it("takes polygon's argument forms, either winding, and decomposes into few convex parts", function()
+    local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+    assert.are.equal("compound", L:kind())
+    assert.are.equal(2, #L:parts())
+    near(7, L:area())
+    near(9.5 / 7, select(1, L:position()))
+    local cw = sat.concave({ 0, 4, 1, 4, 1, 1, 4, 1, 4, 0, 0, 0 })
+    near(7, cw:area())
+    local xy, vecs = { 0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4 }, {}
+    for i = 1, #xy, 2 do
+      vecs[#vecs + 1] = sat.vec(xy[i], xy[i + 1])
+    end
+    near(7, sat.concave(vecs):area())
+    local f = sat.concave(floor_outline())
+    -- 12 points, 3 notches: at most 4 times the fewest parts (4 here)
+    assert.is_true(#f:parts() <= 8, #f:parts() .. " parts")
+    near(200 * 60 - 20 * 40 - 20 * 30, f:area(), 1e-9)
+    -- convex outlines are accepted (one part)
+    assert.are.equal(1, #sat.concave(0, 0, 1, 0, 1, 1):parts())
+  end)
+
+  it("keeps collinear runs, spikes and near-degenerate notches from failing", function()
+    local runs = sat.concave(0, 0, 1, 0, 2, 0, 3, 0, 3, 1, 2, 1, 1, 1, 1, 2, 0, 2)
+    near(3 + 1, runs:area())
+    local spike = sat.concave(0, 0, 4, 0, 4, 4, 2, 4, 2, 8, 2, 4, 0, 4)
+    near(16, spike:area())
+    local notch = sat.concave(0, 0, 4, 0, 4, 4, 2.000001, 4, 2, 3.9999, 1.999999, 4, 0, 4)
+    near(16, notch:area(), 1e-6)
+  end)
+
+  it("refuses a self-crossing or self-touching outline, saying so", function()
+    badarg(err(sat.concave, 0, 0, 4, 4, 4, 0, 0, 4), 1, "concave", "outline crosses itself)")
+    badarg(err(sat.concave, { 0, 0, 4, 0, 4, 4, 2, 0, 0, 4 }), 1, "concave", "outline touches itself)")
+    badarg(err(sat.concave, 0, 0, 1, 1), 1, "concave")
+    badarg(err(sat.concave, 0, 0, 1, 0 / 0, 2, 2), 4, "concave")
+    badarg(err(sat.concave, {}), 1, "concave")
+  end)
+
+  it("is what sat.polygon's error on a concave outline points to", function()
+    badarg(err(sat.polygon, 0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4), 1, "polygon",
+      "points are not convex (sat.concave takes a concave outline))")
+  end)
+
+  it("returns its outline from vertices() and copies of its parts from parts()", function()
+    local L = sat.concave(10, 10, 14, 10, 14, 11, 11, 11, 11, 14, 10, 14)
+    local v = L:vertices()
+    assert.are.equal(12, #v)
+    near(14, v[3])
+    near(10, v[4])
+    L:move(5, 0)
+    v = L:vertices({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 })
+    assert.are.equal(12, #v)
+    near(19, v[3])
+    local parts = L:parts()
+    local area = 0
+    for _, p in ipairs(parts) do
+      assert.are.equal("polygon", p:kind())
+      area = area + p:area()
+    end
+    near(7, area)
+    parts[1]:move(100, 100) -- a copy: the compound stays
+    near(7, L:area())
+    assert.is_true(L:contains(15.5, 10.5))
+  end)
+
+  it("says what it is", function()
+    local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+    assert.are.equal("compound(concave, 2 parts at 1.3571428571429, 1.3571428571429)", tostring(L))
+    assert.are.equal("compound(chain, 2 parts at 10, 2.5)", tostring(sat.chain({ 0, 0, 10, 0, 10, 10 }))
+      :gsub("at [%d.]+, [%d.]+", "at 10, 2.5"))
+  end)
+end)
+
+describe("sat.compound", function()
+  it("copies shapes of every kind into one rigid shape at their area centroid", function()
+    local a, b = sat.box(0, 0, 2, 2), sat.box(4, 0, 2, 2)
+    local c = sat.compound({ a, b, sat.segment(0, 5, 6, 5) })
+    assert.are.equal("compound", c:kind())
+    assert.are.same({ 3, 1 }, list(c:position()))
+    assert.are.same({ 0, 0, 6, 5 }, list(c:bbox()))
+    a:move(100, 0) -- the originals stay independent
+    assert.is_true(c:contains(1, 1))
+    c:rotate(math.pi, 3, 1)
+    near(5, select(1, c:parts()[1]:position()))
+    c:scale(2)
+    near(16, c:parts()[1]:area())
+    badarg(err(sat.compound, {}), 1, "compound", "no parts")
+    badarg(err(sat.compound, { a, 1 }), 1, "compound", "shape expected at index 2, got number)")
+    badarg(err(sat.compound, 1), 1, "compound")
+    -- a compound among the parts gives its own parts
+    assert.are.equal(4, #sat.compound({ c, sat.circle(0, 0, 1) }):parts())
+  end)
+
+  it("takes fields, category and mask, and clones with them", function()
+    local c = sat.compound({ sat.box(0, 0, 1, 1), sat.circle(3, 0, 1) })
+    assert.are.equal(1, c.category)
+    c.tag = "rock"
+    c.category = 4
+    local d = c:clone()
+    assert.are.equal("rock", d.tag)
+    assert.are.equal(4, d.category)
+    assert.are_not.equal(c, d)
+    has(err(function() c.parts = 1 end), "'parts' is a method")
+  end)
+end)
+
+describe("sat.chain", function()
+  it("is a polyline of segments at its length centroid, open or closed", function()
+    local ch = sat.chain({ 0, 0, 4, 0, 4, 2 })
+    assert.are.equal(2, #ch:parts())
+    assert.are.equal("segment", ch:parts()[1]:kind())
+    near(16 / 6, select(1, ch:position()))
+    assert.are.equal(3, #sat.chain({ 0, 0, 4, 0, 4, 2 }, true):parts())
+    -- a closed chain given its first point again at the end; points closer than 1e-9 of the
+    -- size merged
+    assert.are.equal(4, #sat.chain({ 0, 0, 10, 0, 10, 10, 0, 10, 0, 0 }, true):parts())
+    assert.are.equal(1, #sat.chain({ 0, 0, 1e-12, 0, 10, 0 }):parts())
+    local vecs = sat.chain({ sat.vec(0, 0), sat.vec(1, 1) })
+    assert.are.equal(1, #vecs:parts())
+    badarg(err(sat.chain, { 0, 0 }), 1, "chain", "needs at least 2 distinct points)")
+    badarg(err(sat.chain, { 0, 0, 1 }), 1, "chain")
+    badarg(err(sat.chain, { 0, 0, 1, 1 }, 1), 2, "chain", "boolean or nil expected, got number)")
+  end)
+end)
+
+describe("a compound's MTV", function()
+  it("is the union's, not the deepest part's nor a per-axis maximum", function()
+    local two = sat.compound({ sat.box(0, 0, 5, 2), sat.box(5, 0, 5, 2) })
+    -- straddling the seam: each part alone would push it out sideways
+    pair(sat.box(3, -0.5, 4, 1), two, 0.5, 0, 1)
+    pair(sat.circle(5, -0.5, 1), two, 0.5, 0, 1)
+    -- sunk 6 into a floor of tiles 4 wide: every tile alone would push it out sideways by
+    -- at most 4, the union only straight up by 6
+    local tiles = {}
+    for i = 0, 9 do tiles[#tiles + 1] = sat.box(4 * i, 10, 4, 10) end
+    local floor = sat.compound(tiles)
+    for x = 3, 25, 0.5 do
+      pair(sat.box(x, 6, 10, 10), floor, 6, 0, 1, 1e-12)
+    end
+    -- an L's inner corner: out diagonally
+    local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+    local r = pair(sat.box(0.5, 0.5, 1, 1), L, math.sqrt(0.5), -math.sqrt(0.5), -math.sqrt(0.5))
+    assert.is_false(r.aInB)
+    -- inside the outline across a seam: in it
+    r = pair(sat.box(0.2, 0.2, 0.6, 0.6), L, 0.8, nil, nil)
+    assert.is_true(r.aInB)
+    assert.is_false(r.bInA)
+    -- apart and touching
+    assert.is_nil(sat.collide(sat.box(2, 2, 1, 1), L))
+    assert.is_false(sat.test(sat.box(2, 2, 1, 1), L))
+    local t = assert(sat.collide(sat.box(1, 1, 1, 1), L))
+    assert.are.equal(0, t.overlap)
+    assert.is_true(sat.test(L, sat.box(1, 1, 1, 1)))
+  end)
+
+  it("is the same far from the origin", function()
+    local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+    local b = sat.box(0.5, 0.5, 1, 1)
+    local r = sat.collide(b, L)
+    L:move(1e9, -1e9)
+    b:move(1e9, -1e9)
+    local f = sat.collide(b, L)
+    near(r.overlap, f.overlap, 1e-9)
+    near(r.normal.x, f.normal.x, 1e-9)
+  end)
+
+  it("pushes a box or a capsule straight up out of a concave floor, seams and all", function()
+    local f = sat.concave(floor_outline())
+    for _, make in ipairs({
+      function(x) return sat.box(x, 80.5, 10, 20) end,
+      function(x) return sat.capsule(x, 90, x + 10, 90, 10.5) end,
+    }) do
+      for x = 0, 190, 0.7 do
+        local s = make(x)
+        local r = assert(sat.collide(s, f))
+        near(0.5, r.overlap, 1e-9, "overlap at " .. x)
+        near(0, r.normal.x, 1e-12, "no sideways push at " .. x)
+        near(1, r.normal.y, 1e-12)
+      end
+    end
+  end)
+
+  it("pushes a box out of a chain along the local segment's normal, never a joint's", function()
+    -- a gentle terrain line with joints (y down: up is -y)
+    local pts = { 0, 100, 50, 100, 100, 90, 150, 90, 200, 100 }
+    local ch = sat.chain(pts)
+    for x = 0, 190, 0.9 do
+      -- sunk 0.25 into the segment below its middle
+      local b = sat.box(x, 0, 10, 10)
+      local cx = x + 5
+      local y
+      if cx <= 50 then y = 100 elseif cx <= 100 then y = 100 - (cx - 50) / 5
+      elseif cx <= 150 then y = 90 else y = 90 + (cx - 150) / 5 end
+      b:moveTo(cx, y - 5 + 0.25)
+      local r = assert(sat.collide(b, ch))
+      assert.is_true(r.normal.y > 0.98, "at " .. x .. " normal " .. tostring(r.normal))
+      b:move(r.mtv.x, r.mtv.y) -- out, touching
+      assert.are.equal(0, assert(sat.collide(b, ch)).overlap)
+    end
+  end)
+end)
+
+describe("compounds with the other functions", function()
+  it("sweep, contacts and explain", function()
+    local two = sat.compound({ sat.box(0, 0, 5, 2), sat.box(5, 0, 5, 2) })
+    local rest = sat.box(3, -1, 4, 1)
+    -- resting across the seam: sliding is no hit, pressing in is one at once
+    assert.is_nil(sat.sweep(rest, 5, 0, two))
+    local t, nx, ny = sat.sweep(rest, 0, 1, two)
+    assert.are.same({ 0, 0, 1 }, { t, nx, ny })
+    t = sat.sweep(sat.box(3, -3, 4, 1), 0, 4, two)
+    near(0.5, t)
+    local n, x1, y1, x2, y2 = sat.contacts(rest, two)
+    assert.are.equal(2, n)
+    assert.are.same({ 3, 0, 7, 0 }, { math.min(x1, x2), y1, math.max(x1, x2), y2 })
+    local e = sat.explain(sat.box(3, -0.5, 4, 1), two)
+    assert.is_true(e.hit)
+    near(0.5, e.overlap)
+    assert.are.equal(0, #e.axes) -- a compound reports its verdict alone
+    assert.is_false(sat.explain(sat.box(3, -5, 4, 1), two).hit)
+    assert.is_truthy(two:raycast(-1, 1, 11, 1))
+  end)
+
+  if jit then
+    it("goes through the FFI path under LuaJIT with the same answers", function()
+      local c = require("sat.core")
+      local L = sat.concave(0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4)
+      local b = sat.box(0.5, 0.5, 1, 1)
+      local r, s = sat.collide(b, L), c.collide(b, L)
+      assert.are.equal(s.overlap, r.overlap)
+      assert.are.equal(s.normal.x, r.normal.x)
+      assert.are.same(list(c._ffi.collidesWith(b, L)), list(b:collidesWith(L)))
+      assert.are_not.equal(c._ffi.collidesWith, b.collidesWith) -- the FFI one
+      assert.are.equal(c.test(b, L), sat.test(b, L))
+      local x, y = L:position()
+      L:move(1, 2)
+      assert.are.same({ x + 1, y + 2 }, list(L:position()))
+      assert.is_true(L:contains(1.5, 2.5))
+    end)
+  end
+end)
+
+describe("a compound in the world", function()
+  it("is one member, static or dynamic, in events and queries", function()
+    local w = sat.world(16)
+    local f = w:add(sat.concave(floor_outline()), "static")
+    local rock = w:add(sat.compound({ sat.box(20, 80, 10, 10), sat.circle(35, 85, 5) }))
+    local met = {}
+    w:on("enter", function(a, b) met[#met + 1] = { a, b } end)
+    rock:move(0, 15)
+    w:step()
+    assert.are.equal(1, #met)
+    assert.is_true((met[1][1] == f and met[1][2] == rock) or (met[1][1] == rock and met[1][2] == f))
+    assert.are.same({ f }, w:queryPoint(10, 150))
+    assert.are.equal(0, #w:queryPoint(60, 150)) -- in a pit
+    assert.are.same({ f }, w:queryRect(55, 115, 5, 4)) -- the bump in the pit
+    local hits = w:querySegment(60, 0, 60, 200)
+    assert.are.equal(1, #hits)
+    assert.are.equal(f, hits[1].shape)
+    near(100, hits[1].y)
+    assert.are.equal(1, #w:collisions(rock))
+  end)
+
+  it("moves a compound with world:move, landing on a floor and sliding along it", function()
+    local w = sat.world(16)
+    w:add(sat.box(0, 100, 300, 20), "static")
+    local rock = w:add(sat.concave(0, 0, 30, 0, 30, 10, 10, 10, 10, 30, 0, 30))
+    local x0 = rock:position()
+    for _ = 1, 40 do w:move(rock, 2, 3) end
+    local x1, y1, x2, y2 = rock:bbox()
+    near(100, y2, 1e-9, "resting on the floor")
+    near(x0 + 80, rock:position(), 1e-9, "slid along it")
+    assert.are.same({ 30, 30 }, { x2 - x1, y2 - y1 })
+  end)
+
+  it("lets world:move slide along a concave floor and a chain without catching", function()
+    for _, ground in ipairs({
+      sat.concave(floor_outline()),
+      sat.chain({ 0, 100, 40, 100, 80, 100, 120, 100, 160, 100, 200, 100, 260, 100 }),
+    }) do
+      for _, player in ipairs({ sat.box(2, 80, 16, 20), sat.capsule(10, 84, 10, 92, 8) }) do
+        local w = sat.world(16)
+        w:add(ground, "static")
+        w:add(player)
+        local _, y0 = player:position()
+        for _ = 1, 80 do
+          w:move(player, 2, 3) -- walking right, with gravity
+        end
+        local x, y = player:position()
+        near(select(1, sat.box(2, 80, 16, 20):position()) + 160, x, 1e-9, "walked")
+        near(y0, y, 1e-9, "stayed on the floor")
+      end
+    end
+  end)
+end)

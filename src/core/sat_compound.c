@@ -1,0 +1,692 @@
+/*
+ * sat_compound.c - building compounds (see sat.h): from parts, from a concave outline
+ * (validation, ear clipping, Hertel-Mehlhorn), from a chain of points. Their transforms and
+ * queries are sat_shape.c's, their raycast sat_raycast.c's, their pair tests sat_collide.c's
+ * and their sweep sat_sweep.c's: each file handles every kind, so that the core's files
+ * call each other one way.
+ *
+ * Storage after the shape's header (s->v), count = P parts, N outline points:
+ *   v[0]               x: the bytes of this storage, y: N
+ *   v[1]               x: the form (sat_form)
+ *   v[2 + 2i]          x: byte offset (from v) of part i as built, y: of part i in the world
+ *   v[2 + 2i + 1]      part i's offset from the position, world-oriented
+ *   v[2 + 2P + j]      outline point j about the position, scale 1, rotation 0
+ *   v[2 + 2P + N + j]  outline point j, world-oriented offset
+ *   then the parts, each as built and in the world, at multiples of 16 bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sat_internal.h"
+
+/* ---- storage -------------------------------------------------------------------------- */
+
+static size_t round16(size_t n)
+{
+    return (n + 15u) & ~(size_t)15u;
+}
+
+/* The header, the parts' table and the outline (see sat_internal.h). */
+static size_t header_bytes(int parts, int outline)
+{
+    return (size_t)(2 + 2 * parts + 2 * outline) * sizeof(sat_vec);
+}
+
+/* ---- building ------------------------------------------------------------------------- */
+
+/* Starts a compound of `parts` parts and `outline` outline points in s. */
+static void begin(sat_shape *s, int parts, int outline, sat_form form)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = SAT_COMPOUND;
+    s->count = parts;
+    s->category = 1u;
+    s->mask = 0xFFFFFFFFu;
+    s->scale = 1.0;
+    s->v[0] = sat__v((double)header_bytes(parts, outline), (double)outline);
+    s->v[1] = sat__v((double)form, 0.0);
+}
+
+/* Appends part i, a copy of p (in world coordinates for now). */
+static void add_part(sat_shape *s, int i, const sat_shape *p)
+{
+    size_t at = (size_t)s->v[0].x, size = round16(sat_shape_bytes(p));
+    sat_shape *b = (sat_shape *)(void *)((char *)s->v + at);
+    sat_shape_copy(b, p);
+    b->user = 0;
+    b->id = 0;
+    s->v[2 + 2 * i] = sat__v((double)at, (double)(at + size));
+    sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), b);
+    s->v[0].x = (double)(at + 2 * size);
+}
+
+/* A part's weight for the centroid: its area, else (chain) its length. */
+static double part_area(const sat_shape *p)
+{
+    return sat_shape_area(p);
+}
+
+static double part_length(const sat_shape *p)
+{
+    return sat__has_segment(p) ? 2.0 * sat__seg_len(p) : 0.0;
+}
+
+/* The position: the parts' centroid (area, else length, else their mean), as a double-double
+ * relative to part 0's, so that it keeps its precision far from the origin. Then every part
+ * as built is made relative to it, and the outline (given in world coordinates) too. */
+static void finish(sat_shape *s, const sat_vec *outline_world)
+{
+    int P = s->count, N = sat__outline_n(s);
+    const sat_shape *p0 = sat__base_part(s, 0);
+    /* weights relative to the largest, so that tiny or huge areas neither underflow nor
+     * overflow in the sums */
+    double amax = 0.0, lmax = 0.0, wa = 0.0, wl = 0.0;
+    for (int i = 0; i < P; i++) {
+        amax = fmax(amax, part_area(sat__base_part(s, i)));
+        lmax = fmax(lmax, part_length(sat__base_part(s, i)));
+    }
+    sat_vec ca = sat__v(0.0, 0.0), cl = sat__v(0.0, 0.0), cm = sat__v(0.0, 0.0);
+    for (int i = 0; i < P; i++) {
+        const sat_shape *p = sat__base_part(s, i);
+        sat_vec d = sat__offset(p0, p);
+        double a = amax > 0.0 ? part_area(p) / amax : 0.0;
+        double l = lmax > 0.0 ? part_length(p) / lmax : 0.0;
+        wa += a;
+        wl += l;
+        ca = sat__add(ca, sat__mul(d, a));
+        cl = sat__add(cl, sat__mul(d, l));
+        cm = sat__add(cm, d);
+    }
+    sat_vec c = wa > 0.0 ? sat__v(ca.x / wa, ca.y / wa)
+                         : wl > 0.0 ? sat__v(cl.x / wl, cl.y / wl)
+                                    : sat__v(cm.x / P, cm.y / P);
+    if (!isfinite(c.x) || !isfinite(c.y)) /* parts spread beyond any sense: the first's */
+        c = sat__v(0.0, 0.0);
+    /* the position: part 0's plus c */
+    s->pos = p0->pos;
+    s->pos_lo = p0->pos_lo;
+    sat__dd_add(&s->pos.x, &s->pos_lo.x, c.x);
+    sat__dd_add(&s->pos.y, &s->pos_lo.y, c.y);
+    for (int i = 0; i < P; i++) {
+        sat_shape *p = sat__base_part(s, i);
+        sat_vec d = sat__offset(s, p);
+        p->pos = d;
+        p->pos_lo = sat__v(0.0, 0.0);
+    }
+    sat_vec *ol = sat__outline_local(s);
+    for (int j = 0; j < N; j++)
+        ol[j] = sat__relative(s, outline_world[j].x, outline_world[j].y);
+    s->angle = 0.0;
+    s->scale = 1.0;
+    sat__refresh(s);
+}
+
+static int bad_part(const sat_shape *p)
+{
+    return p == NULL || (unsigned)p->kind >= SAT_KIND_COUNT;
+}
+
+size_t sat_compound_bytes(const sat_shape *const *parts, int count)
+{
+    size_t bytes = sizeof(sat_shape);
+    int P = 0;
+    for (int i = 0; i < count; i++) {
+        const sat_shape *p = parts[i];
+        if (bad_part(p))
+            continue;
+        for (int k = 0; k < sat__nparts(p); k++, P++)
+            bytes += 2 * round16(sat_shape_bytes(sat__part_of(p, k)));
+    }
+    return bytes + header_bytes(P, 0);
+}
+
+sat_status sat_compound_init(sat_shape *s, const sat_shape *const *parts, int count)
+{
+    int P = 0;
+    for (int i = 0; i < count; i++) {
+        if (bad_part(parts[i]))
+            return SAT_ERR_NO_PARTS;
+        P += sat__nparts(parts[i]);
+    }
+    if (P < 1)
+        return SAT_ERR_NO_PARTS;
+    begin(s, P, 0, SAT_FORM_PARTS);
+    P = 0;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < sat__nparts(parts[i]); k++)
+            add_part(s, P++, sat__part_of(parts[i], k));
+    finish(s, NULL);
+    return SAT_OK;
+}
+
+sat_shape *sat_compound_new(const sat_shape *const *parts, int count, sat_status *status)
+{
+    sat_status st = SAT_ERR_NO_PARTS;
+    sat_shape *s = NULL;
+    for (int i = 0; i < count; i++)
+        if (bad_part(parts[i]))
+            count = 0;
+    if (count > 0) {
+        st = SAT_ERR_NOMEM;
+        s = malloc(sat_compound_bytes(parts, count));
+        if (s && (st = sat_compound_init(s, parts, count)) != SAT_OK) {
+            free(s);
+            s = NULL;
+        }
+    }
+    if (status)
+        *status = st;
+    return s;
+}
+
+/* ---- chains --------------------------------------------------------------------------- */
+
+/* A segment on the stack, aligned as a shape: in sat_vec units. */
+#define SEGMENT_VECS ((sizeof(sat_shape) + 4 * sizeof(sat_vec)) / sizeof(sat_vec) + 1)
+
+/* The points a chain keeps: each farther than tol (and SAT_MIN_SIZE) from the last one kept,
+ * and for a closed chain the last not on the first. Writes them to out when it is not NULL;
+ * returns their count. */
+static int keep_points(const sat_vec *points, int count, int closed, double tol, sat_vec *out)
+{
+    int n = 0;
+    sat_vec last = points[0];
+    for (int i = 0; i < count; i++) {
+        double l = sat__len(sat__sub(points[i], last));
+        if (i > 0 && !(l > tol && l >= SAT_MIN_SIZE))
+            continue;
+        if (out)
+            out[n] = points[i];
+        last = points[i];
+        n++;
+    }
+    if (closed && n > 2) {
+        double l = sat__len(sat__sub(last, points[0]));
+        if (!(l > tol && l >= SAT_MIN_SIZE))
+            n--;
+    }
+    return n;
+}
+
+/* How many points and segments a chain keeps, or an error. */
+static sat_status chain_points(const sat_vec *points, int count, int closed, int *kept,
+                               int *segments)
+{
+    if (count > SAT_MAX_POINTS)
+        return SAT_ERR_TOO_MANY_POINTS;
+    double size = 0.0;
+    for (int i = 0; i < count; i++) {
+        if (!isfinite(points[i].x) || !isfinite(points[i].y))
+            return SAT_ERR_NONFINITE;
+        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
+            return SAT_ERR_RANGE;
+        size = fmax(size, fmax(fabs(points[i].x - points[0].x), fabs(points[i].y - points[0].y)));
+    }
+    int n = count > 0 ? keep_points(points, count, closed, SAT_MERGE_REL * size, NULL) : 0;
+    if (n < 2)
+        return SAT_ERR_NO_PARTS;
+    *kept = n;
+    *segments = n - 1 + (closed && n >= 3);
+    return SAT_OK;
+}
+
+sat_status sat_chain_bytes(const sat_vec *points, int count, int closed, size_t *bytes)
+{
+    int kept, segs;
+    sat_status st = chain_points(points, count, closed, &kept, &segs);
+    if (st == SAT_OK)
+        *bytes = sizeof(sat_shape) + header_bytes(segs, kept) +
+                 (size_t)segs * 2 * round16(sat_segment_bytes());
+    return st;
+}
+
+sat_status sat_chain_init(sat_shape *s, const sat_vec *points, int count, int closed)
+{
+    int kept, segs;
+    sat_status st = chain_points(points, count, closed, &kept, &segs);
+    if (st != SAT_OK)
+        return st;
+    double size = 0.0;
+    for (int i = 0; i < count; i++)
+        size = fmax(size, fmax(fabs(points[i].x - points[0].x), fabs(points[i].y - points[0].y)));
+    double tol = SAT_MERGE_REL * size;
+    /* the kept points go into the outline's place first (world coordinates), then become
+     * local in finish() */
+    begin(s, segs, kept, segs > kept - 1 ? SAT_FORM_LOOP : SAT_FORM_CHAIN);
+    sat_vec *ol = sat__outline_local(s);
+    int n = keep_points(points, count, closed, tol, ol);
+    sat_vec seg[SEGMENT_VECS];
+    sat_shape *g = (sat_shape *)(void *)seg;
+    for (int i = 0; i < segs; i++) {
+        sat_vec p = ol[i], q = ol[(i + 1) % n];
+        if (sat_segment_init(g, p.x, p.y, q.x, q.y) != SAT_OK) /* cannot happen: checked */
+            return SAT_ERR_SAME_POINTS;
+        add_part(s, i, g);
+    }
+    finish(s, ol); /* (made local in place) */
+    return SAT_OK;
+}
+
+sat_shape *sat_chain_new(const sat_vec *points, int count, int closed, sat_status *status)
+{
+    size_t bytes;
+    sat_shape *s = NULL;
+    sat_status st = sat_chain_bytes(points, count, closed, &bytes);
+    if (st == SAT_OK) {
+        s = malloc(bytes);
+        st = s ? sat_chain_init(s, points, count, closed) : SAT_ERR_NOMEM;
+        if (st != SAT_OK) {
+            free(s);
+            s = NULL;
+        }
+    }
+    if (status)
+        *status = st;
+    return s;
+}
+
+/* ---- concave outlines: validation and decomposition ----------------------------------- */
+
+/* The work area of sat_concave_prepare: the reduced outline (at unit size, relative to
+ * origin), and a half-edge structure of its triangulation, whose faces are the parts. */
+typedef struct concave_work {
+    int cap;        /* the input's count, which the layout is sized for */
+    int n;          /* outline points kept */
+    int halves;     /* half-edges in use */
+    int exponent;
+    sat_vec origin;
+    size_t bytes;   /* of the shape */
+    int parts;
+} concave_work;
+
+typedef struct half {
+    int from;       /* vertex it leaves */
+    int next, prev, twin;
+    int dead;
+} half;
+
+static sat_vec *cw_points(concave_work *w)
+{
+    return (sat_vec *)(void *)((char *)w + round16(sizeof(concave_work)));
+}
+
+static half *cw_halves(concave_work *w)
+{
+    return (half *)(void *)(cw_points(w) + w->cap);
+}
+
+static int *cw_ints(concave_work *w)
+{
+    size_t halves = round16((size_t)3 * (size_t)w->cap * sizeof(half));
+    return (int *)(void *)((char *)cw_halves(w) + halves);
+}
+
+static sat_vec *cw_scratch(concave_work *w)
+{
+    size_t ints = round16((size_t)(4 * w->cap + 4) * sizeof(int));
+    return (sat_vec *)(void *)((char *)cw_ints(w) + ints);
+}
+
+size_t sat_concave_work_bytes(int count)
+{
+    if (count < 3)
+        count = 3;
+    if (count > SAT_MAX_POINTS)
+        count = SAT_MAX_POINTS;
+    /* the header, the points, 3n half-edges, then scratch: 3 ints a vertex and a part's
+     * points */
+    return round16(sizeof(concave_work)) + (size_t)count * sizeof(sat_vec) +
+           round16((size_t)3 * (size_t)count * sizeof(half)) +
+           round16((size_t)(4 * count + 4) * sizeof(int)) +
+           (size_t)2 * (size_t)count * sizeof(sat_vec);
+}
+
+static double orient(sat_vec a, sat_vec b, sat_vec c)
+{
+    return sat__cross(sat__sub(b, a), sat__sub(c, a));
+}
+
+static double seg_point_dist(sat_vec p, sat_vec a, sat_vec b)
+{
+    sat_vec ab = sat__sub(b, a), ap = sat__sub(p, a);
+    double l2 = sat__dot(ab, ab), t = l2 > 0.0 ? sat__dot(ap, ab) / l2 : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return sat__len(sat__sub(ap, sat__mul(ab, t)));
+}
+
+/* Whether edges (a, b) and (c, d), not adjacent, cross (1) or touch within tol (2). */
+static int edges_meet(sat_vec a, sat_vec b, sat_vec c, sat_vec d, double tol)
+{
+    double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    if (((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)) &&
+        ((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0))) {
+        /* a proper crossing, unless it is only a touch within the tolerance */
+        double m = fmin(fmin(seg_point_dist(c, a, b), seg_point_dist(d, a, b)),
+                        fmin(seg_point_dist(a, c, d), seg_point_dist(b, c, d)));
+        return m <= tol ? 2 : 1;
+    }
+    if (seg_point_dist(c, a, b) <= tol || seg_point_dist(d, a, b) <= tol ||
+        seg_point_dist(a, c, d) <= tol || seg_point_dist(b, c, d) <= tol)
+        return 2;
+    return 0;
+}
+
+/* Checks that the outline is simple: O(n^2) edge pairs, each after a box test. */
+static sat_status check_simple(const sat_vec *p, int n, double tol)
+{
+    for (int i = 0; i < n; i++) {
+        sat_vec a = p[i], b = p[(i + 1) % n];
+        double lox = fmin(a.x, b.x) - tol, hix = fmax(a.x, b.x) + tol;
+        double loy = fmin(a.y, b.y) - tol, hiy = fmax(a.y, b.y) + tol;
+        for (int j = i + 2; j < n; j++) {
+            if (i == 0 && j == n - 1)
+                continue; /* adjacent through the seam */
+            sat_vec c = p[j], d = p[(j + 1) % n];
+            if (fmax(c.x, d.x) < lox || fmin(c.x, d.x) > hix || fmax(c.y, d.y) < loy ||
+                fmin(c.y, d.y) > hiy)
+                continue;
+            int m = edges_meet(a, b, c, d, tol);
+            if (m == 1)
+                return SAT_ERR_SELF_CROSSING;
+            if (m == 2)
+                return SAT_ERR_SELF_TOUCHING;
+        }
+    }
+    /* adjacent edges folding back onto each other */
+    for (int i = 0; i < n; i++) {
+        sat_vec a = p[(i + n - 1) % n], b = p[i], c = p[(i + 1) % n];
+        sat_vec e0 = sat__sub(b, a), e1 = sat__sub(c, b);
+        if (sat__dot(e0, e1) < 0.0 && fabs(sat__cross(e0, e1)) <= tol * sat__len(e1) &&
+            (seg_point_dist(c, a, b) <= tol || seg_point_dist(a, b, c) <= tol))
+            return SAT_ERR_SELF_TOUCHING;
+    }
+    return SAT_OK;
+}
+
+static int in_triangle(sat_vec p, sat_vec a, sat_vec b, sat_vec c)
+{
+    return orient(a, b, p) >= 0.0 && orient(b, c, p) >= 0.0 && orient(c, a, p) >= 0.0;
+}
+
+/* Ear clipping into the half-edge structure: n outline half-edges (i -> i + 1), then a pair
+ * per diagonal. O(n^2) in the worst case (each ear checks the reflex vertices). */
+static int triangulate(const sat_vec *p, int n, half *h, int *prv, int *nxt, int *out)
+{
+    int H = n;
+    for (int i = 0; i < n; i++) {
+        h[i].from = i;
+        h[i].next = (i + 1) % n;
+        h[i].prev = (i + n - 1) % n;
+        h[i].twin = -1;
+        h[i].dead = 0;
+        prv[i] = (i + n - 1) % n;
+        nxt[i] = (i + 1) % n;
+        out[i] = i; /* the half-edge from i to nxt[i] in the remaining polygon */
+    }
+    int left = n, i = 0, misses = 0;
+    while (left > 3) {
+        int a = prv[i], c = nxt[i];
+        int ear = orient(p[a], p[i], p[c]) > 0.0;
+        if (ear) {
+            for (int k = nxt[c]; k != a; k = nxt[k]) {
+                if (orient(p[prv[k]], p[k], p[nxt[k]]) > 0.0)
+                    continue; /* only reflex (or flat) vertices can lie in an ear */
+                if (sat__dot(sat__sub(p[k], p[a]), sat__sub(p[k], p[a])) == 0.0 ||
+                    sat__dot(sat__sub(p[k], p[c]), sat__sub(p[k], p[c])) == 0.0)
+                    continue;
+                if (in_triangle(p[k], p[a], p[i], p[c])) {
+                    ear = 0;
+                    break;
+                }
+            }
+        }
+        /* after a whole round without an ear (rounding in a near-degenerate outline): the
+         * most convex vertex, so that clipping always ends */
+        if (!ear && misses >= left) {
+            double bestc = -HUGE_VAL;
+            int k = i, best = i;
+            do {
+                double o = orient(p[prv[k]], p[k], p[nxt[k]]);
+                if (o > bestc) {
+                    bestc = o;
+                    best = k;
+                }
+                k = nxt[k];
+            } while (k != i);
+            i = best;
+            a = prv[i];
+            c = nxt[i];
+            ear = 1;
+        }
+        if (!ear) {
+            misses++;
+            i = nxt[i];
+            continue;
+        }
+        misses = 0;
+        /* clip: half-edges a->i (out[a]) and i->c (out[i]) close with c->a (d1); the rest
+         * gets a->c (d2) */
+        int eai = out[a], eic = out[i], before = h[eai].prev, after = h[eic].next;
+        int d1 = H++, d2 = H++;
+        h[d1].from = c;
+        h[d1].twin = d2;
+        h[d1].dead = 0;
+        h[d1].next = eai;
+        h[d1].prev = eic;
+        h[eai].prev = d1;
+        h[eic].next = d1;
+        h[d2].from = a;
+        h[d2].twin = d1;
+        h[d2].dead = 0;
+        h[d2].prev = before;
+        h[d2].next = after;
+        h[before].next = d2;
+        h[after].prev = d2;
+        out[a] = d2;
+        nxt[a] = c;
+        prv[c] = a;
+        left--;
+        i = c;
+    }
+    return H;
+}
+
+/* Hertel-Mehlhorn: remove each diagonal whose two ends stay convex (or straight) in the
+ * merged part. */
+static void merge_parts(const sat_vec *p, half *h, int n, int H)
+{
+    for (int d = n; d < H; d += 2) {
+        int d1 = d, d2 = d + 1;
+        if (h[d1].dead)
+            continue;
+        /* at d2's start (d1's end): the part of d2 comes in by prev(d2), leaves by next(d1) */
+        int in1 = h[d2].prev, out1 = h[d1].next, in2 = h[d1].prev, out2 = h[d2].next;
+        sat_vec v1 = p[h[d2].from], v2 = p[h[d1].from];
+        sat_vec a1 = p[h[in1].from], c1 = p[h[h[out1].next].from];
+        sat_vec a2 = p[h[in2].from], c2 = p[h[h[out2].next].from];
+        if (orient(a1, v1, c1) < 0.0 || orient(a2, v2, c2) < 0.0)
+            continue;
+        h[in1].next = out1;
+        h[out1].prev = in1;
+        h[in2].next = out2;
+        h[out2].prev = in2;
+        h[d1].dead = h[d2].dead = 1;
+    }
+}
+
+/* Calls fn with each part, validated as a polygon. A part that does not validate (a sliver of
+ * no area, or rounding at a straight vertex) is split into its fan's triangles, and those of
+ * no area dropped. Returns the parts' count. */
+typedef void (*part_fn)(void *ctx, const sat_outline *o);
+
+static int each_part(concave_work *w, part_fn fn, void *ctx)
+{
+    const sat_vec *p = cw_points(w);
+    half *h = cw_halves(w);
+    unsigned char *mark = (unsigned char *)cw_ints(w);
+    sat_vec *pts = cw_scratch(w), *tmpw = pts + w->cap;
+    int parts = 0;
+    sat_outline o;
+    memset(mark, 0, (size_t)w->halves);
+    for (int e = 0; e < w->halves; e++) {
+        if (h[e].dead || mark[e])
+            continue;
+        int k = 0, f = e;
+        do {
+            mark[f] = 1;
+            sat_vec q = p[h[f].from];
+            pts[k++] = sat__v(w->origin.x + ldexp(q.x, w->exponent),
+                              w->origin.y + ldexp(q.y, w->exponent));
+            f = h[f].next;
+        } while (f != e && k < w->cap);
+        if (sat_polygon_validate(pts, k, tmpw, &o) == SAT_OK) {
+            fn(ctx, &o);
+            parts++;
+            continue;
+        }
+        for (int t = 1; t + 1 < k; t++) {
+            sat_vec tri[3];
+            tri[0] = pts[0];
+            tri[1] = pts[t];
+            tri[2] = pts[t + 1];
+            if (sat_polygon_validate(tri, 3, tmpw, &o) == SAT_OK) {
+                fn(ctx, &o);
+                parts++;
+            }
+        }
+    }
+    return parts;
+}
+
+static void count_bytes(void *ctx, const sat_outline *o)
+{
+    *(size_t *)ctx += 2 * round16(sat_polygon_bytes(o->count));
+}
+
+sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, size_t *bytes)
+{
+    concave_work *w = (concave_work *)work;
+    if (count > SAT_MAX_POINTS)
+        return SAT_ERR_TOO_MANY_POINTS;
+    for (int i = 0; i < count; i++)
+        if (!isfinite(points[i].x) || !isfinite(points[i].y))
+            return SAT_ERR_NONFINITE;
+    for (int i = 0; i < count; i++)
+        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
+            return SAT_ERR_RANGE;
+    if (count < 3)
+        return SAT_ERR_TOO_FEW_POINTS;
+    w->cap = count;
+    sat_vec *p = cw_points(w), origin = points[0], lo = sat__v(0.0, 0.0), hi = lo;
+    for (int i = 0; i < count; i++) {
+        p[i] = sat__sub(points[i], origin);
+        lo.x = fmin(lo.x, p[i].x);
+        lo.y = fmin(lo.y, p[i].y);
+        hi.x = fmax(hi.x, p[i].x);
+        hi.y = fmax(hi.y, p[i].y);
+    }
+    double size = fmax(hi.x - lo.x, hi.y - lo.y);
+    if (!(size > 0.0))
+        return SAT_ERR_TOO_FEW_POINTS;
+    if (size < SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
+    int exponent;
+    (void)frexp(size, &exponent);
+    for (int i = 0; i < count; i++)
+        p[i] = sat__v(ldexp(p[i].x, -exponent), ldexp(p[i].y, -exponent));
+    size = ldexp(size, -exponent);
+    /* merged and collinear points (spikes and folds among them) go, until none is left */
+    int n = count, before;
+    do {
+        before = n;
+        n = sat__merge_close(p, n, SAT_MERGE_REL * size);
+        if (n >= 3)
+            n = sat__drop_collinear(p, n, SAT_COLLINEAR_REL * size);
+    } while (n >= 3 && n < before);
+    if (n < 3)
+        return SAT_ERR_ZERO_AREA;
+    sat_status st = check_simple(p, n, SAT_MERGE_REL * size);
+    if (st != SAT_OK)
+        return st;
+    double area2 = 0.0;
+    for (int i = 0; i < n; i++)
+        area2 += sat__cross(p[i], p[(i + 1) % n]);
+    if (!(fabs(area2) * 0.5 > SAT_AREA_REL * size * size))
+        return SAT_ERR_ZERO_AREA;
+    if (area2 < 0.0) {
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            sat_vec t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+    int *ints = cw_ints(w);
+    w->n = n;
+    w->exponent = exponent;
+    w->origin = origin;
+    w->halves = triangulate(p, n, cw_halves(w), ints, ints + count, ints + 2 * count);
+    merge_parts(p, cw_halves(w), n, w->halves);
+    size_t b = 0;
+    w->parts = each_part(w, count_bytes, &b);
+    w->bytes = sizeof(sat_shape) + header_bytes(w->parts, n) + b;
+    *bytes = w->bytes;
+    return w->parts > 0 ? SAT_OK : SAT_ERR_ZERO_AREA;
+}
+
+typedef struct build_ctx {
+    sat_shape *s;
+    int i;
+} build_ctx;
+
+/* Builds the polygon straight into the compound's next part slot. */
+static void build_part(void *ctx, const sat_outline *o)
+{
+    build_ctx *b = (build_ctx *)ctx;
+    sat_shape *s = b->s;
+    size_t at = (size_t)s->v[0].x, size = round16(sat_polygon_bytes(o->count));
+    sat_shape *base = (sat_shape *)(void *)((char *)s->v + at);
+    sat_polygon_build(base, o);
+    s->v[2 + 2 * b->i] = sat__v((double)at, (double)(at + size));
+    sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), base);
+    s->v[0].x = (double)(at + 2 * size);
+    b->i++;
+}
+
+void sat_concave_build(sat_shape *s, const void *work)
+{
+    concave_work *w = (concave_work *)(uintptr_t)work;
+    build_ctx b;
+    b.s = s;
+    b.i = 0;
+    begin(s, w->parts, w->n, SAT_FORM_CONCAVE);
+    each_part(w, build_part, &b);
+    const sat_vec *p = cw_points(w);
+    sat_vec *ow = cw_scratch(w);
+    for (int j = 0; j < w->n; j++)
+        ow[j] = sat__v(w->origin.x + ldexp(p[j].x, w->exponent),
+                       w->origin.y + ldexp(p[j].y, w->exponent));
+    finish(s, ow);
+}
+
+sat_shape *sat_concave_new(const sat_vec *points, int count, sat_status *status)
+{
+    sat_status st = SAT_ERR_TOO_MANY_POINTS;
+    sat_shape *s = NULL;
+    void *work = NULL;
+    size_t bytes;
+    if (count <= SAT_MAX_POINTS) {
+        st = SAT_ERR_NOMEM;
+        work = malloc(sat_concave_work_bytes(count));
+    }
+    if (work && (st = sat_concave_prepare(points, count, work, &bytes)) == SAT_OK) {
+        s = malloc(bytes);
+        if (s)
+            sat_concave_build(s, work);
+        else
+            st = SAT_ERR_NOMEM;
+    }
+    free(work);
+    if (status)
+        *status = st;
+    return s;
+}
