@@ -47,7 +47,7 @@ local HIT_AINB = 9        -- the containment flags when overlapping, else 0
 local HIT_BINA = 10
 local HIT_STRIDE = 10
 
-local isShape, isVec = core.isShape, core.isVec
+local isShape, isVec, vec = core.isShape, core.isVec, core.vec
 
 ------------------------------------------------------------------------------------------
 -- argument checks, in the C binding's words (src/lua/lsat_util.c): the same type names
@@ -267,10 +267,17 @@ local function response(self, rec, fromB)
   local key, fresh = fromB and "rB" or "rA", fromB and "freshB" or "freshA"
   local r = rec[key]
   if not r then
-    r = fromB and { a = rec.b, b = rec.a } or { a = rec.a, b = rec.b }
+    -- (with its vecs: hash:fill then makes nothing, so no finalizer runs inside it)
+    r = { a = rec.a, b = rec.b, overlap = 0, normal = vec(0, 0), mtv = vec(0, 0),
+          aInB = false, bInA = false }
+    if fromB then
+      r.a, r.b = rec.b, rec.a
+    end
     rec[key] = r
   end
-  if rec[fresh] then
+  -- (making r may have run a finalizer that removed a or b: the pair is over, and its
+  -- caller sees it is no longer told)
+  if rec[fresh] and rec.alive then
     self.hash:fill(r, rec.id, fromB)
     rec[fresh] = false
   end
@@ -296,11 +303,28 @@ end
 -- enter or stay: world handler, then a's, then b's, as long as the pair lasts (a handler
 -- may remove one of the two, which ends the pair with its exit). Both shapes' handlers are
 -- looked up as the event begins.
+-- An enter links the pair (it is told from then on) once its response is made: making it
+-- may run a finalizer, which may remove a or b, and then the pair ends untold.
 local function callPair(self, rec, event, field)
   local a, b = rec.a, rec.b
   local rA = response(self, rec, false)
+  if event == "enter" then
+    if not rec.alive or rec.told then
+      return
+    end
+    link(self.contacts, rec)
+    if not rec.alive then -- (link made a table: a finalizer removed a or b meanwhile)
+      unlink(self.contacts, rec)
+      return
+    end
+  elseif not rec.told then
+    return
+  end
   local fa, fb = a[field], b[field]
   local h = self.handlers[event]
+  if not rec.told then -- (as above: the lookups may run a finalizer)
+    return
+  end
   if h then
     h(a, b, rA)
     if not rec.told then
@@ -314,7 +338,10 @@ local function callPair(self, rec, event, field)
     end
   end
   if fb then
-    fb(b, a, response(self, rec, true))
+    local rB = response(self, rec, true)
+    if rec.told then
+      fb(b, a, rB)
+    end
   end
 end
 
@@ -337,7 +364,6 @@ local function fire(self, st)
       if rec.told then
         callPair(self, rec, "stay", "onStay")
       else
-        link(contacts, rec)
         callPair(self, rec, "enter", "onEnter")
       end
     end
@@ -364,6 +390,7 @@ local function newStepState()
   return {
     delta = {},          -- hash:step's ids: ended, then added triples, then updated
     added = {},          -- the records of the contacts a step added, in pair order
+    nadd = 0,            -- how many it added (entries past those a prepare took remain)
     list = {},           -- the next contact list, swapped with world.list each step
     exits = { n = 0 },   -- records whose exit a step fires, in pair order
     events = { n = 0 },  -- records whose enter or stay a step fires, in pair order
@@ -430,13 +457,14 @@ end
 
 -- Records the shape in the world's tables, then in the hash, after which nothing can fail;
 -- under pcall, so that add can undo the tables when memory runs out before.
+-- (The token is taken first: a finalizer adding a shape during hash:add gets the next one.)
 local function enroll(self, shape, static)
   local t = self.nextToken + 1
+  self.nextToken = t
   local handle = self.handle
   self.token[shape] = t
   handle[shape] = false
   handle[shape] = self.hash:add(shape, static, self.byHandle) -- (byHandle[h] = shape too)
-  self.nextToken = t
   self.changes = self.changes + 1
 end
 
@@ -698,9 +726,12 @@ local function applyDelta(self, st)
     o = o + 3
     if not gone[id] then
       local rec, made = recordFor(self, id, a, b)
-      if made then
+      if gone[id] then -- (making the record ran a finalizer that removed a or b)
+        endRecord(byId, id)
+      elseif made then
         nadd = nadd + 1
         added[nadd] = rec
+        st.nadd = nadd
       end
     end
   end
@@ -718,8 +749,11 @@ end
 -- raised an error or yielded): the delta is then lost. The pairs told keep their records,
 -- and those no longer in contact stay listed for their exits.
 local function resync(self, st)
-  local buf = st.delta
+  local buf, gone = st.delta, self.scratch.gone
   local byId, byHandle = self.byId, self.byHandle
+  for id in pairs(gone) do
+    gone[id] = nil
+  end
   self.hash:step(buf) -- (brings the contacts up to date; its delta is not needed)
   local list = {}
   for _, rec in ipairs(self.list) do
@@ -732,9 +766,15 @@ local function resync(self, st)
     byId[id] = nil
   end
   for o = 0, 3 * (self.hash:contacts(buf) - 1), 3 do
-    local rec, made = recordFor(self, buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]])
-    if made then
-      list[#list + 1] = rec
+    -- (a finalizer run by an allocation here may remove shapes: their contacts are gone)
+    local id = buf[o + 1]
+    if not gone[id] then
+      local rec, made = recordFor(self, id, byHandle[buf[o + 2]], byHandle[buf[o + 3]])
+      if gone[id] then
+        endRecord(byId, id)
+      elseif made then
+        list[#list + 1] = rec
+      end
     end
   end
   sort(list, byTokens)
@@ -754,7 +794,10 @@ local function prepare(self, st, nadd, serial)
   local nold, i, j, n, nx, ne = #old, 1, 1, 0, 0, 0
   while i <= nold or j <= nadd do
     local rec
-    local p, q = old[i], added[j]
+    local p, q = old[i], nil
+    if j <= nadd then -- (past nadd: what a step ended by an error left, never read)
+      q = added[j]
+    end
     if q == nil or (p ~= nil and (p.ta < q.ta or (p.ta == q.ta and p.tb < q.tb))) then
       rec, i = p, i + 1
     else
@@ -793,9 +836,13 @@ local function prepare(self, st, nadd, serial)
   return ne
 end
 
--- Empties the event lists (they would keep their shapes alive).
+-- Empties the event lists and the records added (they would keep their shapes alive).
 local function clearEvents(st)
-  local exits, events = st.exits, st.events
+  local exits, events, added = st.exits, st.events, st.added
+  for i = 1, st.nadd do
+    added[i] = nil
+  end
+  st.nadd = 0
   for i = 1, exits.n do
     exits[i] = nil
   end
