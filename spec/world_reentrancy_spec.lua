@@ -354,3 +354,36 @@ describe("the world's errors (#15)", function()
     assert.are.same({ 3, 0 }, { s:position() })
   end)
 end)
+
+-- Found by the re-entrancy fuzzer (spec/fuzz/world_reentrancy.lua).
+describe("a step after one the setFilter function ended with an error", function()
+  it("reads none of the records the failed step left behind", function()
+    local world, box, take = logged()
+    local a = box("a", 0, 0)
+    box("b", 5, 0)
+    local c = box("c", 100, 0)
+    box("d", 105, 0)
+    local calls = 0
+    world:setFilter(function()
+      calls = calls + 1
+      if calls == 1 then error("filter fails") end
+      return true
+    end)
+    -- the step reads two new pairs, (a, b) and (c, d), and fails on the first
+    has(err(world.step, world), "filter fails")
+    assert.are.same({}, take())
+    world:setFilter(nil)
+    assert.are.equal(2, world:step()) -- rebuilt from the hash
+    assert.are.same({ "enter a b", "enter c d" }, take())
+    -- one new pair in the next step (where the failed step left its second record)
+    box("e", -8, 0)
+    assert.are.equal(3, world:step())
+    assert.are.same({ "stay a b", "enter a e", "stay c d" }, take())
+    world:step()
+    assert.are.same({ "stay a b", "stay a e", "stay c d" }, take())
+    c:moveTo(300, 300)
+    world:step()
+    assert.are.same({ "exit c d", "stay a b", "stay a e" }, take())
+    assert.is_truthy(a)
+  end)
+end)
