@@ -1068,7 +1068,8 @@ local function firstBlock(self, mv, n)
     local kind = kinds[i]
     if kind == nil then
       kind = moveType(self, mv, other, i)
-      asked = true
+      -- (the default filter and no setFilter: no code of the game ran, nothing changed)
+      asked = asked or mv.filter ~= defaultMoveFilter or self.filter ~= nil
     end
     if kind and kind ~= "cross" then
       if asked or self.changes ~= changes then
