@@ -320,6 +320,10 @@ describe("the world's errors (#15)", function()
       function() w:on("bogus") end,
       function() w:on("enter", 5) end,
       function() w:setFilter({}) end,
+      function() w:cells("x") end,
+      function() w:cells(-1) end,
+      function() w:cells(0, 5) end,
+      function() w:levels(5) end,
     }
     for i, f in ipairs(calls) do
       local msg = err(f)

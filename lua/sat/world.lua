@@ -558,12 +558,22 @@ end
 -- [cy, cy + 1) * size, size = cellSize * 2^k), by row then column. A shape is filed at the
 -- lowest level where it covers at most 2 x 2 cells. For debugging views (sat.debug).
 function World:cells(level, out)
-  return self.hash:cells(level, out)
+  if level ~= nil then
+    level = checkNumber("cells", 1, level)
+    if level < 0 or level ~= math.floor(level) then
+      argError(2, "cells", 1, "level must be an integer >= 0")
+    end
+  end
+  checkOptTable("cells", 2, out)
+  local t = self.hash:cells(level, out) -- (not a tail call: its errors are ours, above)
+  return t
 end
 
 --- world:levels([t]) -> the levels of cells holding shapes, ascending (see world:cells).
 function World:levels(out)
-  return self.hash:levels(out)
+  checkOptTable("levels", 1, out)
+  local t = self.hash:levels(out)
+  return t
 end
 
 ------------------------------------------------------------------------------------------
