@@ -446,7 +446,7 @@ local JIT_ON = jit ~= nil and jit.status() -- luacheck: ignore 113 (LuaJIT's glo
 
 local function anyOp(where)
   local r = rnd()
-  if where == "gc" and JIT_ON and r < 0.30 then
+  if inFinalizer > 0 and JIT_ON and r < 0.30 then -- (handlers run by a finalizer's step too)
     r = 0.30 + rnd() * 0.70
   end
   if r < 0.16 then
@@ -463,7 +463,7 @@ local function anyOp(where)
     doStep()
   elseif r < 0.90 then
     doQuery()
-  elseif r < 0.95 and where ~= "gc" then
+  elseif r < 0.95 and inFinalizer == 0 then
     resumeOne()
   else
     local on = chance(0.5)
@@ -480,7 +480,9 @@ function nestedOp(where)
     if expected(m) then return m end
     return debug.traceback(tostring(m), 2)
   end, where)
-  depth = depth - 1
+  if depth > 0 then
+    depth = depth - 1
+  end
   if not ok then
     check(expected(e), "unexpected error from a nested operation (%s): %s", where, tostring(e))
     stats.refused = stats.refused + 1
@@ -716,6 +718,7 @@ end
 while stats.ops < maxOps and clock() < deadline do
   opNumber = stats.ops + 1
   gcBudget = 3
+  depth = 0 -- (a nested operation suspended in a coroutine never dropped or resumed its level)
   if chance(0.05) and #pool < 48 then
     newShape()
   end
