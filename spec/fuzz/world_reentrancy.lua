@@ -438,17 +438,8 @@ local function resumeOne()
   end
 end
 
--- LuaJIT's compiled code runs the finalizers put off while on a trace as it leaves it, so
--- there a finalizer may run between any two statements, also between the world's last check
--- that a pair still stands and its handler's call: with the compiler on, finalizers leave
--- membership alone (run luajit -joff for the full mix).
-local JIT_ON = jit ~= nil and jit.status() -- luacheck: ignore 113 (LuaJIT's global)
-
-local function anyOp(where)
+local function anyOp()
   local r = rnd()
-  if inFinalizer > 0 and JIT_ON and r < 0.30 then -- (handlers run by a finalizer's step too)
-    r = 0.30 + rnd() * 0.70
-  end
   if r < 0.16 then
     doAdd(pick(pool))
   elseif r < 0.30 then
@@ -495,6 +486,12 @@ end
 
 -- Finalizers that re-arm themselves each cycle and meddle (never raising: Lua 5.4 turns
 -- their errors into warnings, LuaJIT would raise them at any allocation).
+-- LuaJIT's compiled code puts off the finalizers due while a trace runs until the trace
+-- exits, which can be between any two statements of the world: there its finalizers only
+-- re-arm (a finalizer changing the world at such a point can find it mid-update, or make a
+-- `pairs` loop see keys added as it runs). luajit -joff gets the full mix.
+local JIT_ON = jit ~= nil and jit.status() -- luacheck: ignore 113 (LuaJIT's global)
+
 local makeFinalizer
 local finished = false -- (at the end: a finalizer run by lua_close may find sat unloaded)
 local function finalizer()
@@ -505,7 +502,7 @@ local function finalizer()
     makeFinalizer()
   end
   inFinalizer = inFinalizer + 1
-  if inFinalizer == 1 and critical == 0 and gcBudget > 0 then
+  if inFinalizer == 1 and critical == 0 and gcBudget > 0 and not JIT_ON then
     gcBudget = gcBudget - 1
     pcall(meddle, "gc")
   end
