@@ -25,8 +25,12 @@ local function logged()
   return world, box, take
 end
 
+-- Plain Lua 5.1 cannot yield across pcall, which step and move run their callbacks under:
+-- there a yield from a handler or a filter is an error, and these cases do not apply.
+local yit = (_VERSION == "Lua 5.1" and not rawget(_G, "jit")) and pending or it
+
 describe("a step suspended or dropped in a coroutine (#9)", function()
-  it("does not wedge the world: a handler yields and the coroutine is dropped", function()
+  yit("does not wedge the world: a handler yields and the coroutine is dropped", function()
     local world, box, take = logged()
     box("a", 0, 0)
     box("b", 5, 0)
@@ -47,7 +51,7 @@ describe("a step suspended or dropped in a coroutine (#9)", function()
     assert.are.equal("ab", world.logged)
   end)
 
-  it("lets other steps run while one is suspended, and the suspended one finish later", function()
+  yit("lets other steps run while one is suspended, and the suspended one finish later", function()
     local world, box, take = logged()
     local a = box("a", 0, 0)
     box("b", 5, 0)
@@ -84,7 +88,7 @@ describe("a step suspended or dropped in a coroutine (#9)", function()
     has(msg, "cannot step the world from inside its step")
   end)
 
-  it("does not wedge the world: the setFilter function yields and is dropped", function()
+  yit("does not wedge the world: the setFilter function yields and is dropped", function()
     local world, box, take = logged()
     box("a", 0, 0)
     box("b", 5, 0)
@@ -95,7 +99,7 @@ describe("a step suspended or dropped in a coroutine (#9)", function()
     assert.are.same({ "enter a b" }, take())
   end)
 
-  it("drops a step whose suspended setFilter function another step overtook", function()
+  yit("drops a step whose suspended setFilter function another step overtook", function()
     local world, box, take = logged()
     box("a", 0, 0)
     box("b", 5, 0)
@@ -114,7 +118,7 @@ describe("a step suspended or dropped in a coroutine (#9)", function()
     assert.are.same({ "stay a b" }, take())
   end)
 
-  it("does not wedge the world: a move filter raises an error or yields", function()
+  yit("does not wedge the world: a move filter raises an error or yields", function()
     local world, box = logged()
     local a = box("a", 0, 0)
     box("b", 20, 0)

@@ -418,16 +418,19 @@ World.__index = World
 --- sat.world([cellSize]) -> world. cellSize: the side of a hash cell, in world units
 -- (default 64; about the size of a typical shape is best; bigger shapes go to coarser
 -- levels of cells on their own).
-local function new(cellSize)
+-- (wrappers: how many functions between the caller and new, for the errors' position;
+-- sat.world passes 1, as no tail call hides it on Lua 5.1)
+local function new(cellSize, wrappers)
+  local d = 2 + (wrappers or 0)
   if cellSize == nil then
     cellSize = DEFAULT_CELL_SIZE
   else
-    cellSize = checkNumber("world", 1, cellSize)
+    cellSize = toFinite("world", 1, cellSize, d + 1)
     if cellSize <= 0 then
-      argError(2, "world", 1, "cell size must be > 0")
+      argError(d, "world", 1, "cell size must be > 0")
     end
     if cellSize < MIN_CELL or cellSize > MAX_CELL then
-      argError(2, "world", 1, "cell size must be between 1e-100 and 1e150")
+      argError(d, "world", 1, "cell size must be between 1e-100 and 1e150")
     end
   end
   local hash = core.newHash(cellSize)

@@ -7,13 +7,18 @@
 -- order, isStatic, queries (point, rect, segment, shape, neighbors, collisions); every few
 -- operations a quiet step (handlers doing nothing) must leave exactly the colliding pairs
 -- told. Every event is checked as it comes: enter only for a pair not told, stay and exit
--- only for a pair told, enter and stay only between shapes in the world.
+-- only for a pair told, enter and stay only between shapes in the world; and every few
+-- operations a quiet move must not end inside a shape it slides on.
 --
 --   lua spec/fuzz/world_reentrancy.lua [seed [operations [seconds]]]
 --
--- runs `operations` top-level operations (0: no limit), or until `seconds` have passed when
--- given; prints one summary line; exits 1 on the first mismatch (with the seed, the
--- operation's number and a log of the last operations), 0 otherwise.
+-- runs `operations` top-level operations (0: no limit), or until `seconds` (of CPU time)
+-- have passed when given; prints one summary line; exits 1 on the first mismatch (with the
+-- seed, the operation's number and a log of the last operations), 0 otherwise.
+-- FUZZ_NO_GC=1 leaves the finalizers out, FUZZ_NO_YIELD=1 the yields (to narrow a failure).
+--
+-- The model is updated where no finalizer can run between it and the world's call (no
+-- allocation there, or `critical` set), so that a mismatch is the world's.
 local sat = require("sat")
 
 local seed = tonumber(arg and arg[1]) or 1
