@@ -54,10 +54,18 @@ local isShape, isVec, vec = core.isShape, core.isVec, core.vec
 -- ("vec", a shape's kind, "response", another library's __name), "nan" and "inf", numeric
 -- strings taken as numbers, and the position of the caller of the world's method.
 
--- The metatable names the binding protects its objects with (what getmetatable returns).
-local OWN_NAMES = { ["sat.vec"] = true, ["sat.polygon"] = true, ["sat.circle"] = true,
-                    ["sat.segment"] = true, ["sat.capsule"] = true, ["sat.response"] = true,
-                    ["sat.hash"] = true }
+-- The names the binding protects its metatables with (what getmetatable returns), read
+-- from one object of each type: a response's, and all of them.
+local RESPONSE_NAME, OWN_NAMES
+do
+  local c = core.circle(0, 0, 1)
+  RESPONSE_NAME, OWN_NAMES = getmetatable(core.collide(c, c)), {}
+  for _, object in ipairs({ vec(0, 0), c, core.polygon(0, 0, 1, 0, 0, 1), core.segment(0, 0, 1, 0),
+                            core.capsule(0, 0, 1, 0, 1), core.newHash(1) }) do
+    OWN_NAMES[getmetatable(object)] = true
+  end
+  OWN_NAMES[RESPONSE_NAME] = true
+end
 
 local function typeName(v)
   if isShape(v) then
@@ -69,7 +77,7 @@ local function typeName(v)
   local t = type(v)
   if t == "table" or t == "userdata" then
     local mt = getmetatable(v)
-    if mt == "sat.response" then
+    if mt == RESPONSE_NAME then
       return "response"
     end
     if type(mt) == "table" then
