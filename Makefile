@@ -4,6 +4,7 @@
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
 #   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
+#   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
 #   make repl         Lua 5.4 (or LUA=luajit) with sat required as the global sat
@@ -26,6 +27,7 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+SOAK_SECONDS ?= 600
 
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wpointer-arith
@@ -55,7 +57,7 @@ MODDIR   := $(BUILD)/$(LUA)
 MODULE   := $(MODDIR)/sat/core.so
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all module-san sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz \
+.PHONY: all module-san sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
         bench-build bench deps test demo love-demo explorer install clean test-helpers
 
 all: $(MODULE)
@@ -128,6 +130,12 @@ fuzz-probe:
 	  'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
 	  >$(BUILD)/fuzz/probe.c
 	@$(FUZZ_CC) $(FUZZ_FLAGS) -o $(BUILD)/fuzz/probe $(BUILD)/fuzz/probe.c
+
+# The world's re-entrancy fuzzer (spec/fuzz/world_reentrancy.lua) for SOAK_SECONDS in all,
+# under lua5.4 and luajit (compiler on and off), with the module and its ASan + UBSan build;
+# `make test` runs it short (spec/suites/world-fuzz.sh).
+soak:
+	SOAK_SECONDS=$(SOAK_SECONDS) sh spec/suites/world-fuzz.sh
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus

@@ -274,7 +274,7 @@ describe("world:step callbacks", function()
       msg = e
     end)
     world:step()
-    assert.truthy(msg:find("cannot step the world from inside one of its handlers", 1, true))
+    assert.truthy(msg:find("cannot step the world from inside its step", 1, true))
   end)
 
   it("propagates a handler's error and stays consistent for the next step", function()

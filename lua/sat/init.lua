@@ -32,7 +32,8 @@ end
 
 --- sat.world([cellSize]) -> a new world (spatial hash broad phase, queries, callbacks).
 function sat.world(cellSize)
-  return require("sat.world").new(cellSize)
+  local world = require("sat.world").new(cellSize, 1) -- (no tail call: see new)
+  return world
 end
 
 -- Loaded on first access only: sat.debug draws with love.graphics.

@@ -47,35 +47,96 @@ local HIT_AINB = 9        -- the containment flags when overlapping, else 0
 local HIT_BINA = 10
 local HIT_STRIDE = 10
 
-local isShape = core.isShape
+local isShape, isVec, vec = core.isShape, core.isVec, core.vec
 
 ------------------------------------------------------------------------------------------
--- argument checks
+-- argument checks, in the C binding's words (src/lua/lsat_util.c): the same type names
+-- ("vec", a shape's kind, "response", another library's __name), "nan" and "inf", numeric
+-- strings taken as numbers, and the position of the caller of the world's method.
+
+-- The names the binding protects its metatables with (what getmetatable returns), read
+-- from one object of each type: a response's, and all of them.
+local RESPONSE_NAME, OWN_NAMES
+do
+  local c = core.circle(0, 0, 1)
+  RESPONSE_NAME, OWN_NAMES = getmetatable(core.collide(c, c)), {}
+  for _, object in ipairs({ vec(0, 0), c, core.polygon(0, 0, 1, 0, 0, 1), core.segment(0, 0, 1, 0),
+                            core.capsule(0, 0, 1, 0, 1), core.newHash(1) }) do
+    OWN_NAMES[getmetatable(object)] = true
+  end
+  OWN_NAMES[RESPONSE_NAME] = true
+end
 
 local function typeName(v)
   if isShape(v) then
     return v:kind()
   end
-  return type(v)
+  if isVec(v) then
+    return "vec"
+  end
+  local t = type(v)
+  if t == "table" or t == "userdata" then
+    local mt = getmetatable(v)
+    if mt == RESPONSE_NAME then
+      return "response"
+    end
+    if type(mt) == "table" then
+      local name = rawget(mt, "__name")
+      if type(name) == "string" and not OWN_NAMES[name] then
+        return name
+      end
+    end
+  end
+  return t
 end
 
-local function argError(fname, n, msg)
-  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), 3)
+-- A value in a message: a string or a number as it is, anything else its type name.
+local function describe(v)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then
+    return tostring(v)
+  end
+  return typeName(v)
 end
 
+-- Every check raises through here with the depth of the world's method below it: level 1
+-- is argError itself, so the method is at `depth` and its caller at depth + 1.
+local function argError(depth, fname, n, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), depth + 1)
+end
+
+-- Checks called straight from a world method raise at depth 3 (argError, the check, the
+-- method), the caller's line.
 local function checkShape(fname, n, v)
   if not isShape(v) then
-    argError(fname, n, "shape expected, got " .. typeName(v))
+    argError(3, fname, n, "shape expected, got " .. typeName(v))
   end
+end
+
+local function nonfiniteName(v)
+  if v ~= v then
+    return "nan"
+  end
+  return v > 0 and "inf" or "-inf"
+end
+
+-- A finite number (a numeric string converted, as C converts it); returns it.
+local function toFinite(fname, n, v, depth)
+  local x = v
+  if type(x) ~= "number" then
+    x = type(x) == "string" and tonumber(x) or nil
+    if x == nil then
+      argError(depth, fname, n, "number expected, got " .. typeName(v))
+    end
+  end
+  if x ~= x or x == math.huge or x == -math.huge then
+    argError(depth, fname, n, "finite number expected, got " .. nonfiniteName(x))
+  end
+  return x
 end
 
 local function checkNumber(fname, n, v)
-  if type(v) ~= "number" then
-    argError(fname, n, "number expected, got " .. typeName(v))
-  end
-  if v ~= v or v == math.huge or v == -math.huge then
-    argError(fname, n, "finite number expected, got " .. tostring(v))
-  end
+  return (toFinite(fname, n, v, 4))
 end
 
 -- The core's range for coordinates and sizes (set by the first world: the hash tells).
@@ -83,17 +144,24 @@ local MAX_COORD, RANGE_MESSAGE = math.huge, "out of range"
 -- The cell sizes the hash takes (its header: SAT_HASH_MIN_CELL, SAT_HASH_MAX_CELL).
 local MIN_CELL, MAX_CELL = 1e-100, 1e150
 
--- A coordinate or size going into the core: a finite number within its range.
+-- A coordinate or size going into the core: a finite number within its range; returns it.
 local function checkCoord(fname, n, v)
-  checkNumber(fname, n, v)
-  if v > MAX_COORD or v < -MAX_COORD then
-    argError(fname, n, RANGE_MESSAGE)
+  local x = toFinite(fname, n, v, 4)
+  if x > MAX_COORD or x < -MAX_COORD then
+    argError(3, fname, n, RANGE_MESSAGE)
   end
+  return x
 end
 
 local function checkOptFunction(fname, n, v)
   if v ~= nil and type(v) ~= "function" then
-    argError(fname, n, "function expected, got " .. typeName(v))
+    argError(3, fname, n, "function expected, got " .. typeName(v))
+  end
+end
+
+local function checkOptTable(fname, n, v)
+  if v ~= nil and type(v) ~= "table" then
+    argError(3, fname, n, "table expected, got " .. typeName(v))
   end
 end
 
@@ -104,18 +172,20 @@ local function trailing(fname, n, a, b)
     return nil, a
   end
   if a ~= nil and type(a) ~= "function" then
-    argError(fname, n, "function or table expected, got " .. typeName(a))
+    argError(3, fname, n, "function or table expected, got " .. typeName(a))
   end
   if b ~= nil and type(b) ~= "table" then
-    argError(fname, n + 1, "table expected, got " .. typeName(b))
+    argError(3, fname, n + 1, "table expected, got " .. typeName(b))
   end
   return a, b
 end
 
 local function checkMember(self, fname, n, shape)
-  checkShape(fname, n, shape)
+  if not isShape(shape) then
+    argError(3, fname, n, "shape expected, got " .. typeName(shape))
+  end
   if not self.token[shape] then
-    argError(fname, n, "shape is not in this world")
+    argError(3, fname, n, "shape is not in this world")
   end
 end
 
@@ -163,14 +233,23 @@ local function link(contacts, rec)
   rec.told = true
 end
 
+-- (A pair may have a newer record in contacts already, when one of its shapes was removed
+-- and added again before the old record's exit was told: that one stays.)
 local function unlink(contacts, rec)
   rec.told = false
-  local ca, cb = contacts[rec.a], contacts[rec.b]
-  if ca then
-    ca[rec.b] = nil
+  local a, b = rec.a, rec.b
+  local ca, cb = contacts[a], contacts[b]
+  if ca and ca[b] == rec then
+    ca[b] = nil
+    if next(ca) == nil then
+      contacts[a] = nil
+    end
   end
-  if cb then
-    cb[rec.a] = nil
+  if cb and cb[a] == rec then
+    cb[a] = nil
+    if next(cb) == nil then
+      contacts[b] = nil
+    end
   end
 end
 
@@ -196,10 +275,17 @@ local function response(self, rec, fromB)
   local key, fresh = fromB and "rB" or "rA", fromB and "freshB" or "freshA"
   local r = rec[key]
   if not r then
-    r = fromB and { a = rec.b, b = rec.a } or { a = rec.a, b = rec.b }
+    -- (with its vecs: hash:fill then makes nothing, so no finalizer runs inside it)
+    r = { a = rec.a, b = rec.b, overlap = 0, normal = vec(0, 0), mtv = vec(0, 0),
+          aInB = false, bInA = false }
+    if fromB then
+      r.a, r.b = rec.b, rec.a
+    end
     rec[key] = r
   end
-  if rec[fresh] then
+  -- (making r may have run a finalizer that removed a or b: the pair is over, and its
+  -- caller sees it is no longer told)
+  if rec[fresh] and rec.alive then
     self.hash:fill(r, rec.id, fromB)
     rec[fresh] = false
   end
@@ -225,11 +311,28 @@ end
 -- enter or stay: world handler, then a's, then b's, as long as the pair lasts (a handler
 -- may remove one of the two, which ends the pair with its exit). Both shapes' handlers are
 -- looked up as the event begins.
+-- An enter links the pair (it is told from then on) once its response is made: making it
+-- may run a finalizer, which may remove a or b, and then the pair ends untold.
 local function callPair(self, rec, event, field)
   local a, b = rec.a, rec.b
   local rA = response(self, rec, false)
+  if event == "enter" then
+    if not rec.alive or rec.told then
+      return
+    end
+    link(self.contacts, rec)
+    if not rec.alive then -- (link made a table: a finalizer removed a or b meanwhile)
+      unlink(self.contacts, rec)
+      return
+    end
+  elseif not rec.told then
+    return
+  end
   local fa, fb = a[field], b[field]
   local h = self.handlers[event]
+  if not rec.told then -- (as above: the lookups may run a finalizer)
+    return
+  end
   if h then
     h(a, b, rA)
     if not rec.told then
@@ -243,16 +346,19 @@ local function callPair(self, rec, event, field)
     end
   end
   if fb then
-    fb(b, a, response(self, rec, true))
+    local rB = response(self, rec, true)
+    if rec.told then
+      fb(b, a, rB)
+    end
   end
 end
 
--- Fires the events prepare() listed; run under pcall. Each event changes the contact state
--- just before its handlers run, so an error leaves every pair either updated and told, or
--- untouched (told next step).
-local function fire(self)
-  local contacts, scratch = self.contacts, self.scratch
-  local exits, events = scratch.exits, scratch.events
+-- Fires the events prepare() listed in the step's state st. Each event changes the contact
+-- state just before its handlers run, so an error (or a yield never resumed) leaves every
+-- pair either updated and told, or untouched (told next step).
+local function fire(self, st)
+  local contacts = self.contacts
+  local exits, events = st.exits, st.events
   for i = 1, exits.n do
     local rec = exits[i]
     if rec.told then -- (a removal in an earlier handler may have told it already)
@@ -266,7 +372,6 @@ local function fire(self)
       if rec.told then
         callPair(self, rec, "stay", "onStay")
       else
-        link(contacts, rec)
         callPair(self, rec, "enter", "onEnter")
       end
     end
@@ -282,20 +387,31 @@ end
 -- reported, and the normals of the surfaces the motion was turned along (pinned).
 local function newMoveState()
   return { shape = false, filter = false, cols = false, ncols = 0, buf = {}, seen = {},
-           kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0 }
+           kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0, others = {},
+           nothers = 0 }
+end
+
+-- What one step works with, reused step after step: the buffers it reads the delta into
+-- and the lists it builds. A step owns its bundle while it runs (a step suspended by a
+-- handler that yields, in a coroutine, keeps its own), so that no other step writes into it.
+local function newStepState()
+  return {
+    delta = {},          -- hash:step's ids: ended, then added triples, then updated
+    added = {},          -- the records of the contacts a step added, in pair order
+    nadd = 0,            -- how many it added (entries past those a prepare took remain)
+    list = {},           -- the next contact list, swapped with world.list each step
+    exits = { n = 0 },   -- records whose exit a step fires, in pair order
+    events = { n = 0 },  -- records whose enter or stay a step fires, in pair order
+  }
 end
 
 -- The world's scratch: buffers step, remove and move reuse so that they make no garbage.
 -- Only the call that fills them reads them (the world's state is in its other fields).
 local function newScratch()
   return {
-    delta = {},          -- hash:step's ids: ended, then added triples, then updated
-    added = {},          -- the records of the contacts a step added, in pair order
+    step = newStepState(), -- false while a step has it
     dropped = {},        -- hash:remove's ids: the contacts of the shape removed
     gone = {},           -- ids removals dropped since the last step read its delta
-    exits = { n = 0 },   -- records whose exit a step fires, in pair order
-    events = { n = 0 },  -- records whose enter or stay a step fires, in pair order
-    list = {},           -- the next contact list, swapped with world.list each step
     move = newMoveState(), -- false while a move has it
     spare = {},          -- collision tables moves dropped from tables given to fill
   }
@@ -310,16 +426,19 @@ World.__index = World
 --- sat.world([cellSize]) -> world. cellSize: the side of a hash cell, in world units
 -- (default 64; about the size of a typical shape is best; bigger shapes go to coarser
 -- levels of cells on their own).
-local function new(cellSize)
+-- (wrappers: how many functions between the caller and new, for the errors' position;
+-- sat.world passes 1, as no tail call hides it on Lua 5.1)
+local function new(cellSize, wrappers)
+  local d = 2 + (wrappers or 0)
   if cellSize == nil then
     cellSize = DEFAULT_CELL_SIZE
   else
-    checkNumber("world", 1, cellSize)
+    cellSize = toFinite("world", 1, cellSize, d + 1)
     if cellSize <= 0 then
-      argError("world", 1, "cell size must be > 0")
+      argError(d, "world", 1, "cell size must be > 0")
     end
     if cellSize < MIN_CELL or cellSize > MAX_CELL then
-      argError("world", 1, "cell size must be between 1e-100 and 1e150")
+      argError(d, "world", 1, "cell size must be between 1e-100 and 1e150")
     end
   end
   local hash = core.newHash(cellSize)
@@ -335,7 +454,9 @@ local function new(cellSize)
     list = {},           -- the records, in pair order
     handlers = {},       -- event -> function
     filter = nil,        -- setFilter's function
-    stepping = false,
+    changes = 0,         -- adds and removes so far (a move sees the world change under it)
+    steppers = setmetatable({}, { __mode = "k" }), -- see stepOnStack
+    serial = 0,          -- the number of steps begun
     lost = false,        -- a step ran out of memory before its records were right
     scratch = newScratch(),
   }, World)
@@ -347,13 +468,15 @@ end
 
 -- Records the shape in the world's tables, then in the hash, after which nothing can fail;
 -- under pcall, so that add can undo the tables when memory runs out before.
+-- (The token is taken first: a finalizer adding a shape during hash:add gets the next one.)
 local function enroll(self, shape, static)
   local t = self.nextToken + 1
+  self.nextToken = t
   local handle = self.handle
   self.token[shape] = t
   handle[shape] = false
   handle[shape] = self.hash:add(shape, static, self.byHandle) -- (byHandle[h] = shape too)
-  self.nextToken = t
+  self.changes = self.changes + 1
 end
 
 --- world:add(shape [, "static"]) -> shape. A static shape never pairs with another static
@@ -361,10 +484,10 @@ end
 function World:add(shape, kind)
   checkShape("add", 1, shape)
   if self.token[shape] then
-    argError("add", 1, "shape is already in this world")
+    argError(2, "add", 1, "shape is already in this world")
   end
   if kind ~= nil and kind ~= "static" then
-    argError("add", 2, "\"static\" or nil expected, got " .. tostring(kind))
+    argError(2, "add", 2, "\"static\" or nil expected, got " .. describe(kind))
   end
   local ok, e = pcall(enroll, self, shape, kind == "static")
   if not ok then -- (out of memory) neither the hash nor the world has it: no call needed
@@ -378,7 +501,9 @@ function World:add(shape, kind)
 end
 
 --- world:remove(shape) -> shape. Every pair the shape was in gets its exit (in the order
--- the other shapes were added), after the shape has left.
+-- the other shapes were added), after the shape has left. Each pair is unlinked just before
+-- its exit fires, so if an exit handler raises an error (or yields and is never resumed),
+-- the pairs not told yet keep their exits for the next step, which fires them first.
 function World:remove(shape)
   checkMember(self, "remove", 1, shape)
   local dropped, byId = self.scratch.dropped, self.byId
@@ -392,9 +517,9 @@ function World:remove(shape)
   end
   self.byHandle[self.handle[shape]] = nil
   self.token[shape], self.handle[shape] = nil, nil
+  self.changes = self.changes + 1
   local contacts = self.contacts
   local mine = contacts[shape]
-  contacts[shape] = nil
   if not mine then
     return shape
   end
@@ -404,10 +529,11 @@ function World:remove(shape)
   end
   sort(ended, byTokens) -- `pairs` order never shows
   for i = 1, #ended do
-    unlink(contacts, ended[i])
-  end
-  for i = 1, #ended do
-    callExit(self, ended[i])
+    local rec = ended[i]
+    if rec.told then -- (a handler may have told it already: a step, or another removal)
+      unlink(contacts, rec)
+      callExit(self, rec)
+    end
   end
   return shape
 end
@@ -424,9 +550,7 @@ end
 
 --- world:shapes([t]) -> list of the shapes, in insertion order
 function World:shapes(out)
-  if out ~= nil and type(out) ~= "table" then
-    argError("shapes", 1, "table expected, got " .. typeName(out))
-  end
+  checkOptTable("shapes", 1, out)
   return self.hash:shapes(out)
 end
 
@@ -445,12 +569,22 @@ end
 -- [cy, cy + 1) * size, size = cellSize * 2^k), by row then column. A shape is filed at the
 -- lowest level where it covers at most 2 x 2 cells. For debugging views (sat.debug).
 function World:cells(level, out)
-  return self.hash:cells(level, out)
+  if level ~= nil then
+    level = checkNumber("cells", 1, level)
+    if level < 0 or level ~= math.floor(level) then
+      argError(2, "cells", 1, "level must be an integer >= 0")
+    end
+  end
+  checkOptTable("cells", 2, out)
+  local t = self.hash:cells(level, out) -- (not a tail call: its errors are ours, above)
+  return t
 end
 
 --- world:levels([t]) -> the levels of cells holding shapes, ascending (see world:cells).
 function World:levels(out)
-  return self.hash:levels(out)
+  checkOptTable("levels", 1, out)
+  local t = self.hash:levels(out)
+  return t
 end
 
 ------------------------------------------------------------------------------------------
@@ -461,8 +595,8 @@ end
 --- world:queryPoint(x, y [, filter] [, t]) -> shapes containing the point (boundary
 -- included)
 function World:queryPoint(x, y, a, b)
-  checkCoord("queryPoint", 1, x)
-  checkCoord("queryPoint", 2, y)
+  x = checkCoord("queryPoint", 1, x)
+  y = checkCoord("queryPoint", 2, y)
   local filter, out = trailing("queryPoint", 3, a, b)
   return filterList(self.hash:queryPoint(x, y, out), filter)
 end
@@ -470,15 +604,15 @@ end
 --- world:queryRect(x, y, w, h [, filter] [, t]) -> shapes overlapping or touching the
 -- rectangle with top-left corner (x, y) and size (w, h), w and h >= 0
 function World:queryRect(x, y, w, h, a, b)
-  checkCoord("queryRect", 1, x)
-  checkCoord("queryRect", 2, y)
-  checkCoord("queryRect", 3, w)
-  checkCoord("queryRect", 4, h)
+  x = checkCoord("queryRect", 1, x)
+  y = checkCoord("queryRect", 2, y)
+  w = checkCoord("queryRect", 3, w)
+  h = checkCoord("queryRect", 4, h)
   if w < 0 then
-    argError("queryRect", 3, "width must be >= 0")
+    argError(2, "queryRect", 3, "width must be >= 0")
   end
   if h < 0 then
-    argError("queryRect", 4, "height must be >= 0")
+    argError(2, "queryRect", 4, "height must be >= 0")
   end
   local filter, out = trailing("queryRect", 5, a, b)
   return filterList(self.hash:queryRect(x, y, w, h, out), filter)
@@ -490,10 +624,10 @@ end
 -- surface normal there. A segment starting inside a shape hits it at t = 0. A table given
 -- is filled with its own hit tables reused.
 function World:querySegment(x1, y1, x2, y2, a, b)
-  checkCoord("querySegment", 1, x1)
-  checkCoord("querySegment", 2, y1)
-  checkCoord("querySegment", 3, x2)
-  checkCoord("querySegment", 4, y2)
+  x1 = checkCoord("querySegment", 1, x1)
+  y1 = checkCoord("querySegment", 2, y1)
+  x2 = checkCoord("querySegment", 3, x2)
+  y2 = checkCoord("querySegment", 4, y2)
   local filter, out = trailing("querySegment", 5, a, b)
   return filterList(self.hash:querySegment(x1, y1, x2, y2, out), filter, "shape")
 end
@@ -533,9 +667,7 @@ end
 -- be in the world. A table given is filled with its own response tables reused.
 function World:collisions(shape, out)
   checkShape("collisions", 1, shape)
-  if out ~= nil and type(out) ~= "table" then
-    argError("collisions", 2, "table expected, got " .. typeName(out))
-  end
+  checkOptTable("collisions", 2, out)
   local list = self.hash:collisions(shape, true, out)
   if self.filter == nil then
     return list
@@ -559,7 +691,7 @@ end
 -- response); "exit": fn(a, b). One function per event; nil removes it.
 function World:on(event, fn)
   if not EVENTS[event] then
-    argError("on", 1, "event must be \"enter\", \"stay\" or \"exit\", got " .. tostring(event))
+    argError(2, "on", 1, "event must be \"enter\", \"stay\" or \"exit\", got " .. describe(event))
   end
   checkOptFunction("on", 2, fn)
   self.handlers[event] = fn
@@ -576,15 +708,17 @@ end
 
 -- The record of contact id between a and b (a added first): the pair's record when it is
 -- still told (its exit put off by an error in a handler), alive again, or a new one (then
--- the second result is true).
+-- the second result is true). A record told from an earlier membership of a or b (removed
+-- and added again before its exit was told) is not taken back: it keeps its exit.
 local function recordFor(self, id, a, b)
   local ca = self.contacts[a]
   local rec = ca and ca[b]
   local made = false
-  if rec then
+  local ta, tb = self.token[a], self.token[b]
+  if rec and rec.ta == ta and rec.tb == tb then
     rec.alive, rec.id, rec.freshA, rec.freshB = true, id, true, true
   else
-    rec = { a = a, b = b, ta = self.token[a], tb = self.token[b], id = id, alive = true,
+    rec = { a = a, b = b, ta = ta, tb = tb, id = id, alive = true,
             told = false, rA = false, rB = false, freshA = true, freshB = true }
     made = true
   end
@@ -594,11 +728,10 @@ end
 
 -- Reads what hash:step changed into the records: those ended are no longer alive, those
 -- re-tested get their responses refilled when next used, and new ones get records, listed
--- in scratch.added in pair order (a pair still told from before, its exit put off by an
--- error, takes its record back instead). Returns how many were added.
-local function applyDelta(self)
-  local scratch = self.scratch
-  local buf, added, gone = scratch.delta, scratch.added, scratch.gone
+-- in st.added in pair order (a pair still told from before, its exit put off by an error,
+-- takes its record back instead). Returns how many were added.
+local function applyDelta(self, st)
+  local buf, added, gone = st.delta, st.added, self.scratch.gone
   local byId, byHandle = self.byId, self.byHandle
   for id in pairs(gone) do
     gone[id] = nil
@@ -614,9 +747,12 @@ local function applyDelta(self)
     o = o + 3
     if not gone[id] then
       local rec, made = recordFor(self, id, a, b)
-      if made then
+      if gone[id] then -- (making the record ran a finalizer that removed a or b)
+        endRecord(byId, id)
+      elseif made then
         nadd = nadd + 1
         added[nadd] = rec
+        st.nadd = nadd
       end
     end
   end
@@ -629,12 +765,16 @@ local function applyDelta(self)
   return nadd
 end
 
--- Rebuilds the records from every contact the hash holds, for a step after one that ran out
--- of memory half-way through reading its delta (the delta is then lost): the pairs told
--- keep their records, and those no longer in contact stay listed for their exits.
-local function resync(self)
-  local buf = self.scratch.delta
+-- Rebuilds the records from every contact the hash holds, for a step after one that did not
+-- finish reading its delta and listing its events (memory ran out, the setFilter function
+-- raised an error or yielded): the delta is then lost. The pairs told keep their records,
+-- and those no longer in contact stay listed for their exits.
+local function resync(self, st)
+  local buf, gone = st.delta, self.scratch.gone
   local byId, byHandle = self.byId, self.byHandle
+  for id in pairs(gone) do
+    gone[id] = nil
+  end
   self.hash:step(buf) -- (brings the contacts up to date; its delta is not needed)
   local list = {}
   for _, rec in ipairs(self.list) do
@@ -647,27 +787,38 @@ local function resync(self)
     byId[id] = nil
   end
   for o = 0, 3 * (self.hash:contacts(buf) - 1), 3 do
-    local rec, made = recordFor(self, buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]])
-    if made then
-      list[#list + 1] = rec
+    -- (a finalizer run by an allocation here may remove shapes: their contacts are gone)
+    local id = buf[o + 1]
+    if not gone[id] then
+      local rec, made = recordFor(self, id, byHandle[buf[o + 2]], byHandle[buf[o + 3]])
+      if gone[id] then
+        endRecord(byId, id)
+      elseif made then
+        list[#list + 1] = rec
+      end
     end
   end
   sort(list, byTokens)
-  self.list, self.scratch.list = list, {}
+  self.list, st.list = list, {}
 end
 
 -- Merges the records added into the list (both in pair order) and lists the events: for a
 -- record alive that setFilter accepts, an enter or a stay; for a record told that is no
 -- longer alive or that setFilter now refuses, an exit. Records neither alive nor told leave.
-local function prepare(self, nadd)
-  local scratch = self.scratch
-  local old, list, added = self.list, scratch.list, scratch.added
-  local exits, events = scratch.exits, scratch.events
+-- The new list is built aside and swapped in at the end, and only if no other step began
+-- meanwhile (the setFilter function may yield): returns the number of events, or nil when
+-- another step has taken over.
+local function prepare(self, st, nadd, serial)
+  local old, list, added = self.list, st.list, st.added
+  local exits, events = st.exits, st.events
   local filter = self.filter
   local nold, i, j, n, nx, ne = #old, 1, 1, 0, 0, 0
   while i <= nold or j <= nadd do
     local rec
-    local p, q = old[i], added[j]
+    local p, q = old[i], nil
+    if j <= nadd then -- (past nadd: what a step ended by an error left, never read)
+      q = added[j]
+    end
     if q == nil or (p ~= nil and (p.ta < q.ta or (p.ta == q.ta and p.tb < q.tb))) then
       rec, i = p, i + 1
     else
@@ -677,6 +828,7 @@ local function prepare(self, nadd)
     if rec.alive then
       n = n + 1
       list[n] = rec
+      -- (the filter may remove shapes: a record it kills lists no event; see fire)
       if filter == nil or filter(rec.a, rec.b) ~= false then
         ne = ne + 1
         events[ne] = rec
@@ -694,17 +846,24 @@ local function prepare(self, nadd)
   for k = n + 1, #list do
     list[k] = nil
   end
+  exits.n, events.n = nx, ne
+  if self.serial ~= serial then
+    return nil
+  end
   for k = 1, nold do
     old[k] = nil
   end
-  self.list, scratch.list = list, old
-  exits.n, events.n = nx, ne
+  self.list, st.list = list, old
   return ne
 end
 
--- Empties the event lists (they would keep their shapes alive).
-local function clearEvents(scratch)
-  local exits, events = scratch.exits, scratch.events
+-- Empties the event lists and the records added (they would keep their shapes alive).
+local function clearEvents(st)
+  local exits, events, added = st.exits, st.events, st.added
+  for i = 1, st.nadd do
+    added[i] = nil
+  end
+  st.nadd = 0
   for i = 1, exits.n do
     exits[i] = nil
   end
@@ -712,6 +871,68 @@ local function clearEvents(scratch)
     events[i] = nil
   end
   exits.n, events.n = 0, 0
+end
+
+-- Which threads run a step: thread -> true while its step runs (or is suspended in it, by a
+-- handler or the setFilter function that yielded). Weak keys: a coroutine dropped while
+-- suspended in a step is collected as usual. Lua 5.1 and LuaJIT have no object for the
+-- main thread (coroutine.running() is nil there): MAIN stands for it.
+local MAIN = setmetatable({}, { __tostring = function() return "main thread" end })
+local running = coroutine.running
+local status = coroutine.status
+
+local function currentThread()
+  return running() or MAIN
+end
+
+-- Whether a step of this world is under way on the current call stack: one begun by the
+-- running thread, or by a thread that resumed it (status "normal"). A step whose coroutine
+-- is suspended (a handler yielded) or dead (dropped, collected) does not count: the world
+-- is not wedged by it, and its state is its own (see the step's state).
+local function stepOnStack(self)
+  local steppers = self.steppers
+  if next(steppers) == nil then
+    return false
+  end
+  local cur = currentThread()
+  for th in pairs(steppers) do
+    if th == cur or th == MAIN then -- (the main thread is always on the stack)
+      return true
+    end
+    if status(th) == "normal" then
+      return true
+    end
+  end
+  return false
+end
+
+local function takeStepState(self)
+  local scratch = self.scratch
+  local st = scratch.step
+  if st then
+    scratch.step = false
+  else
+    st = newStepState()
+  end
+  return st
+end
+
+local function runStep(self, st, serial)
+  local nadd = 0
+  if self.lost then
+    resync(self, st)
+  else
+    self.lost = true -- until the delta is read and listed (memory may run out before)
+    nadd = applyDelta(self, st)
+  end
+  local ne = prepare(self, st, nadd, serial)
+  if ne == nil then
+    error("step: another step of this world ran while the setFilter function of this one " ..
+      "was suspended (it yielded); this step is dropped", 0)
+  end
+  self.lost = false
+  fire(self, st)
+  return ne
 end
 
 --- world:step() -> number of colliding pairs. Finds every colliding pair (static pairs,
@@ -722,28 +943,29 @@ end
 -- from b). Only the pairs of shapes changed since the last step are tested again; the
 -- others keep their response. The events describe the world as it was when step began;
 -- handlers may add, remove and move shapes (a pair whose shape is removed gets its exit at
--- once and no further event).
+-- once and no further event), but not step the world again: neither may the setFilter
+-- function, which step calls too. A handler or the setFilter function that yields (the
+-- step running in a coroutine) suspends the step; the world is not held by it: other steps
+-- may run meanwhile, and a coroutine dropped there leaves nothing behind.
 function World:step()
-  if self.stepping then
-    error("step: cannot step the world from inside one of its handlers", 2)
+  if stepOnStack(self) then
+    error("step: cannot step the world from inside its step (a handler or the setFilter " ..
+      "function)", 2)
   end
-  local nadd = 0
-  if self.lost then
-    resync(self)
-  else
-    self.lost = true -- until the delta is read and listed (memory may run out before)
-    nadd = applyDelta(self)
-  end
-  local ne = prepare(self, nadd)
-  self.lost = false
-  self.stepping = true
-  local ok, err = pcall(fire, self)
-  self.stepping = false
-  clearEvents(self.scratch)
+  local serial = self.serial + 1
+  self.serial = serial
+  local th = currentThread()
+  local steppers = self.steppers
+  local st = takeStepState(self)
+  steppers[th] = true
+  local ok, res = pcall(runStep, self, st, serial)
+  steppers[th] = nil
+  clearEvents(st)
+  self.scratch.step = st
   if not ok then
-    error(err, 0)
+    error(res, 0)
   end
-  return ne
+  return res
 end
 
 ------------------------------------------------------------------------------------------
@@ -773,7 +995,11 @@ local function releaseMoveState(self, mv)
   for i = 1, mv.nseen do
     seen[i] = false
   end
-  mv.nseen, mv.npinned = 0, 0
+  local others = mv.others
+  for i = 1, mv.nothers do
+    others[i] = false
+  end
+  mv.nseen, mv.npinned, mv.nothers = 0, 0, 0
   mv.shape, mv.filter, mv.cols = false, false, false
   self.scratch.move = mv
 end
@@ -791,35 +1017,30 @@ local function slotOf(mv, other)
   return n
 end
 
--- The move filter's answer for other, asked once per move and other: false (ignore),
--- "slide", "touch" or "cross". Its error is raised at level 4, the caller of move.
-local function moveType(self, mv, other)
-  local i = slotOf(mv, other)
-  local kind = mv.kinds[i]
-  if kind ~= nil then
-    return kind
-  end
+-- The move filter's answer for other (at slot i), asked once per move and other: false
+-- (ignore), "slide", "touch" or "cross". Run under move's pcall: its error is raised at
+-- level 6 (moveType, firstBlock, moveLoop, pcall, World:move), the caller of move.
+local function moveType(self, mv, other, i)
   local shape = mv.shape
-  kind = false
+  local kind = false
   if allowed(self, shape, other) then
     local r = mv.filter(shape, other)
     if MOVE_TYPES[r] then
       kind = r
     elseif r ~= nil and r ~= false then
       error(("move: the filter returned %s; expected \"slide\", \"touch\", \"cross\" or nil")
-        :format(tostring(r)), 4)
+        :format(describe(r)), 6)
     end
   end
   mv.kinds[i] = kind
   return kind
 end
 
--- Adds the hit at offset o to the collisions, once per other shape: a response from the
--- hit's slots plus other, type and (x, y), where the shape was when it met the other. The
--- collision tables already in the list are reused.
-local function report(self, mv, o, kind, x, y)
+-- Adds the hit at offset o, with other, to the collisions, once per other shape: a
+-- response from the hit's slots plus other, type and (x, y), where the shape was when it
+-- met the other. The collision tables already in the list are reused.
+local function report(self, mv, o, other, kind, x, y)
   local buf, reported = mv.buf, mv.reported
-  local other = self.byHandle[buf[o + HIT_OTHER]]
   local i = slotOf(mv, other)
   if reported[i] then
     return
@@ -844,41 +1065,81 @@ local function report(self, mv, o, kind, x, y)
 end
 
 -- Step 1 of a move: the first of the n hits (in time order) that the filter does not
--- ignore or let cross: its offset in the buffer and kind, or nil. Crossed hits before it
--- are reported on the way.
+-- ignore or let cross: its offset in the buffer, kind and other shape, or nil. The shapes
+-- met are listed in mv.others (1 to n/stride) as the buffer names them. When the filter
+-- had to be asked (it may have changed the world: moved a shape into the path, removed
+-- one) or a shape met has left the world, the sweep is stale: returns false then, for the
+-- move to sweep again (the answers are kept, so each other shape is asked once).
 local function firstBlock(self, mv, n)
-  local buf, shape, byHandle = mv.buf, mv.shape, self.byHandle
-  for o = 0, (n - 1) * HIT_STRIDE, HIT_STRIDE do
-    local kind = moveType(self, mv, byHandle[buf[o + HIT_OTHER]])
-    if kind == "cross" then
-      local x, y = shape:position()
-      report(self, mv, o, kind, x + buf[o + HIT_MX], y + buf[o + HIT_MY])
-    elseif kind then
-      return o, kind
+  local buf, byHandle, token, kinds, others = mv.buf, self.byHandle, self.token, mv.kinds,
+    mv.others
+  local changes = self.changes
+  local asked = false
+  if n > mv.nothers then
+    mv.nothers = n
+  end
+  for k = 1, n do
+    local o = (k - 1) * HIT_STRIDE
+    local other = byHandle[buf[o + HIT_OTHER]]
+    if other == nil or not token[other] then
+      return false
     end
+    others[k] = other
+    local i = slotOf(mv, other)
+    local kind = kinds[i]
+    if kind == nil then
+      kind = moveType(self, mv, other, i)
+      -- (the default filter and no setFilter: no code of the game ran, nothing changed)
+      asked = asked or mv.filter ~= defaultMoveFilter or self.filter ~= nil
+    end
+    if kind and kind ~= "cross" then
+      if asked or self.changes ~= changes then
+        return false
+      end
+      return o, kind, other
+    end
+  end
+  if asked or self.changes ~= changes then
+    return false
   end
   return nil
 end
 
+-- Reports the hits before offset last (or all n) that the filter let cross.
+local function reportCrossed(self, mv, last, x, y)
+  local buf, kinds, others = mv.buf, mv.kinds, mv.others
+  for k = 1, last / HIT_STRIDE do
+    local o = (k - 1) * HIT_STRIDE
+    local other = others[k]
+    if kinds[slotOf(mv, other)] == "cross" then
+      report(self, mv, o, other, "cross", x + buf[o + HIT_MX], y + buf[o + HIT_MY])
+    end
+  end
+end
+
 -- Step 2: the response to the hit at o. A shape overlapping at the start is pushed out by
 -- the minimum translation, its motion kept; otherwise it advances to the touch, which uses
--- up that much of the motion (vx, vy). Returns the motion left.
-local function respond(self, mv, o, kind, vx, vy)
+-- up that much of the motion (vx, vy). The shape moves before anything is reported (a
+-- report allocates, and a finalizer may then change the world). Returns the motion left.
+local function respond(self, mv, o, kind, other, vx, vy)
   local buf, shape = mv.buf, mv.shape
   local x, y = shape:position()
   if buf[o + HIT_OVERLAPPING] ~= 0 then
-    report(self, mv, o, kind, x, y)
     local depth = buf[o + HIT_OVERLAP]
     shape:move(-buf[o + HIT_NX] * depth, -buf[o + HIT_NY] * depth)
+    reportCrossed(self, mv, o, x, y)
+    report(self, mv, o, other, kind, x, y)
     return vx, vy
   end
   local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+  local x1, y1 = x, y
   if mx ~= 0 or my ~= 0 then
     shape:move(mx, my)
     mv.npinned = 0 -- the surfaces pressed so far are behind, no longer pinning
-    x, y = shape:position()
+    x1, y1 = shape:position()
   end
-  report(self, mv, o, kind, x, y)
+  reportCrossed(self, mv, o, x, y)
+  report(self, mv, o, other, kind, x1, y1)
   return vx - mx, vy - my
 end
 
@@ -906,6 +1167,46 @@ local function unpress(mv, kind, nx, ny, vx, vy)
   return vx, vy
 end
 
+-- The rounds of sweeps a move may make for its filters (each asks at least one shape not
+-- asked before, or follows a change of the world): past that it stops where it is.
+local MAX_MOVE_ROUNDS = 64
+
+-- The motion of a move, run under pcall by World:move. The sweep is made again after any
+-- call out (the filters, which may change the world) and whenever the world changed under
+-- it, so that the motion always follows a sweep of the world as it is. A moving shape
+-- removed from the world (by a filter) stops there.
+local function moveLoop(self, mv, vx, vy)
+  local hash, buf, shape, token = self.hash, mv.buf, mv.shape, self.token
+  local steps, rounds = 0, 0
+  while steps < MAX_MOVE_STEPS and rounds < MAX_MOVE_ROUNDS do
+    if not token[shape] then
+      return
+    end
+    local changes = self.changes
+    local n = hash:sweep(shape, vx, vy, buf)
+    local o, kind, other
+    if n > 0 then -- (most moves meet nothing: no call then)
+      o, kind, other = firstBlock(self, mv, n)
+    end
+    if o == false or self.changes ~= changes then
+      rounds = rounds + 1
+    elseif o == nil then
+      local x, y = shape:position()
+      if vx ~= 0 or vy ~= 0 then
+        shape:move(vx, vy)
+      end
+      if n > 0 then
+        reportCrossed(self, mv, n * HIT_STRIDE, x, y)
+      end
+      return
+    else
+      vx, vy = respond(self, mv, o, kind, other, vx, vy)
+      vx, vy = unpress(mv, kind, buf[o + HIT_NX], buf[o + HIT_NY], vx, vy)
+      steps = steps + 1
+    end
+  end
+end
+
 --- world:move(shape, dx, dy [, filter] [, cols]) -> x, y, collisions
 -- Moves the shape by (dx, dy), resolving against what it meets on the way (continuous:
 -- nothing is tunnelled through, whatever the speed). filter(shape, other) answers per other
@@ -919,31 +1220,23 @@ end
 -- plus other, type, and x, y: where the shape was when it met the other. A contact met on
 -- the way has overlap 0. A cols table given is filled and returned instead of a new list,
 -- its collision tables reused (those it had past the count too, by later moves).
+-- The filters (this one and setFilter's) may add, remove and move shapes: the move sweeps
+-- again after each answer, so it stops at a shape put in its way; if the moving shape
+-- leaves the world, the move ends there. An error in a filter undoes the move (the shape
+-- goes back where it was; what the filter did itself stays) and propagates.
 function World:move(shape, dx, dy, a, b)
   checkMember(self, "move", 1, shape)
-  checkCoord("move", 2, dx)
-  checkCoord("move", 3, dy)
+  dx = checkCoord("move", 2, dx)
+  dy = checkCoord("move", 3, dy)
   local filter, cols = trailing("move", 4, a, b)
-  local x, y = shape:position()
-  checkCoord("move", 2, x + dx) -- where it could end, or it would fail halfway
-  checkCoord("move", 3, y + dy)
+  local x0, y0 = shape:position()
+  checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
+  checkCoord("move", 3, y0 + dy)
   local mv = takeMoveState(self, shape, filter or defaultMoveFilter, cols or {})
-  local hash, buf = self.hash, mv.buf
-  local vx, vy = dx, dy
-  for _ = 1, MAX_MOVE_STEPS do
-    local n = hash:sweep(shape, vx, vy, buf)
-    local o, kind
-    if n > 0 then -- (most moves meet nothing: no call then)
-      o, kind = firstBlock(self, mv, n)
-    end
-    if o == nil then
-      if vx ~= 0 or vy ~= 0 then
-        shape:move(vx, vy)
-      end
-      break
-    end
-    vx, vy = respond(self, mv, o, kind, vx, vy)
-    vx, vy = unpress(mv, kind, buf[o + HIT_NX], buf[o + HIT_NY], vx, vy)
+  local ok, err = pcall(moveLoop, self, mv, dx, dy)
+  if not ok then -- (the state is dropped, not reused half-done)
+    shape:moveTo(x0, y0)
+    error(err, 0)
   end
   cols = mv.cols
   local spare = self.scratch.spare
@@ -956,7 +1249,7 @@ function World:move(shape, dx, dy, a, b)
     cols[i] = nil
   end
   releaseMoveState(self, mv)
-  x, y = shape:position()
+  local x, y = shape:position()
   return x, y, cols
 end
 
