@@ -8,29 +8,10 @@ local err, has = support.err, support.has
 
 local nan = 0 / 0
 
-local function near(want, got, tol, what)
-  tol = tol or 1e-12
-  assert(math.abs(want - got) <= tol * (1 + math.abs(want)),
-    ("%s: want %.17g, got %.17g"):format(what or "value", want, got))
-end
+local near, pair = support.near, support.pair
 
 local function list(...)
   return { ... }
-end
-
--- collide(a, b) has this overlap and normal, and collide(b, a) the normal negated, exactly.
-local function pair(a, b, overlap, nx, ny, tol)
-  local r = assert(sat.collide(a, b), "no collision")
-  local s = assert(sat.collide(b, a), "no collision swapped")
-  near(overlap, r.overlap, tol, "overlap")
-  if nx then near(nx, r.normal.x, tol, "normal.x") end
-  if ny then near(ny, r.normal.y, tol, "normal.y") end
-  assert.are.equal(r.overlap, s.overlap)
-  assert.are.equal(-r.normal.x, s.normal.x)
-  assert.are.equal(-r.normal.y, s.normal.y)
-  assert.are.equal(r.aInB, s.bInA)
-  assert.are.equal(r.bInA, s.aInB)
-  return r
 end
 
 describe("sat.segment", function()

@@ -15,6 +15,31 @@ function support.has(msg, text)
   assert.is_truthy(msg:find(text, 1, true), ("%q does not contain %q"):format(msg, text))
 end
 
+-- want and got agree within tol (default 1e-12) relative to want.
+function support.near(want, got, tol, what)
+  tol = tol or 1e-12
+  assert(math.abs(want - got) <= tol * (1 + math.abs(want)),
+    ("%s: want %.17g, got %.17g"):format(what or "value", want, got))
+end
+
+-- sat.collide(a, b) has this overlap and normal (nx, ny when given), and collide(b, a) the
+-- same overlap, the normal negated and the containment flags swapped, exactly. Returns the
+-- first response.
+function support.pair(a, b, overlap, nx, ny, tol)
+  local sat = require("sat")
+  local r = assert(sat.collide(a, b), "no collision")
+  local s = assert(sat.collide(b, a), "no collision swapped")
+  support.near(overlap, r.overlap, tol, "overlap")
+  if nx then support.near(nx, r.normal.x, tol, "normal.x") end
+  if ny then support.near(ny, r.normal.y, tol, "normal.y") end
+  assert.are.equal(r.overlap, s.overlap)
+  assert.are.equal(-r.normal.x, s.normal.x)
+  assert.are.equal(-r.normal.y, s.normal.y)
+  assert.are.equal(r.aInB, s.bInA)
+  assert.are.equal(r.bInA, s.aInB)
+  return r
+end
+
 -- A regular n-gon of radius r about (cx, cy), as a flat table {x1, y1, ...},
 -- counter-clockwise (clockwise when asked).
 function support.ngon(n, cx, cy, r, clockwise)

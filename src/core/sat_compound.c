@@ -566,16 +566,9 @@ static void count_bytes(void *ctx, const sat_outline *o)
 sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, size_t *bytes)
 {
     concave_work *w = (concave_work *)work;
-    if (count > SAT_MAX_POINTS)
-        return SAT_ERR_TOO_MANY_POINTS;
-    for (int i = 0; i < count; i++)
-        if (!isfinite(points[i].x) || !isfinite(points[i].y))
-            return SAT_ERR_NONFINITE;
-    for (int i = 0; i < count; i++)
-        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
-            return SAT_ERR_RANGE;
-    if (count < 3)
-        return SAT_ERR_TOO_FEW_POINTS;
+    sat_status checked = sat__check_points(points, count);
+    if (checked != SAT_OK)
+        return checked;
     w->cap = count;
     sat_vec *p = cw_points(w), origin = points[0], lo = sat__v(0.0, 0.0), hi = lo;
     for (int i = 0; i < count; i++) {

@@ -91,6 +91,21 @@ static inline int sat__in_range(double v)
     return fabs(v) <= SAT_MAX_COORD;
 }
 
+/* The checks every outline's points pass first (sat_polygon_validate, sat_concave_prepare), in
+ * this order: at most SAT_MAX_POINTS, each finite, each in range, at least 3. */
+static inline sat_status sat__check_points(const sat_vec *points, int count)
+{
+    if (count > SAT_MAX_POINTS)
+        return SAT_ERR_TOO_MANY_POINTS;
+    for (int i = 0; i < count; i++)
+        if (!isfinite(points[i].x) || !isfinite(points[i].y))
+            return SAT_ERR_NONFINITE;
+    for (int i = 0; i < count; i++)
+        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
+            return SAT_ERR_RANGE;
+    return count < 3 ? SAT_ERR_TOO_FEW_POINTS : SAT_OK;
+}
+
 /* A world point relative to a shape's position. */
 static inline sat_vec sat__relative(const sat_shape *s, double x, double y)
 {

@@ -269,16 +269,9 @@ int sat__drop_collinear(sat_vec *p, int n, double tol)
 sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
                                 sat_outline *out)
 {
-    if (count > SAT_MAX_POINTS)
-        return SAT_ERR_TOO_MANY_POINTS;
-    for (int i = 0; i < count; i++)
-        if (!isfinite(points[i].x) || !isfinite(points[i].y))
-            return SAT_ERR_NONFINITE;
-    for (int i = 0; i < count; i++)
-        if (!sat__in_range(points[i].x) || !sat__in_range(points[i].y))
-            return SAT_ERR_RANGE;
-    if (count < 3)
-        return SAT_ERR_TOO_FEW_POINTS;
+    sat_status checked = sat__check_points(points, count);
+    if (checked != SAT_OK)
+        return checked;
 
     /* Work relative to the first point, so that an outline far from 0 keeps its shape. */
     sat_vec origin = points[0], lo, hi;
