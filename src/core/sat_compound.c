@@ -570,24 +570,12 @@ sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, siz
     if (checked != SAT_OK)
         return checked;
     w->cap = count;
-    sat_vec *p = cw_points(w), origin = points[0], lo = sat__v(0.0, 0.0), hi = lo;
-    for (int i = 0; i < count; i++) {
-        p[i] = sat__sub(points[i], origin);
-        lo.x = fmin(lo.x, p[i].x);
-        lo.y = fmin(lo.y, p[i].y);
-        hi.x = fmax(hi.x, p[i].x);
-        hi.y = fmax(hi.y, p[i].y);
-    }
-    double size = fmax(hi.x - lo.x, hi.y - lo.y);
-    if (!(size > 0.0))
-        return SAT_ERR_TOO_FEW_POINTS;
-    if (size < SAT_MIN_SIZE)
-        return SAT_ERR_RANGE;
+    sat_vec *p = cw_points(w), origin = points[0];
     int exponent;
-    (void)frexp(size, &exponent);
-    for (int i = 0; i < count; i++)
-        p[i] = sat__v(ldexp(p[i].x, -exponent), ldexp(p[i].y, -exponent));
-    size = ldexp(size, -exponent);
+    double size;
+    checked = sat__unit_points(points, count, p, &exponent, &size);
+    if (checked != SAT_OK)
+        return checked;
     /* merged and collinear points (spikes and folds among them) go, until none is left */
     int n = count, before;
     do {

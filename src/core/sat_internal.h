@@ -106,6 +106,37 @@ static inline sat_status sat__check_points(const sat_vec *points, int count)
     return count < 3 ? SAT_ERR_TOO_FEW_POINTS : SAT_OK;
 }
 
+/* The step of sat_polygon_validate and sat_concave_prepare after sat__check_points: the
+ * points written to p relative to the first (so that an outline far from
+ * 0 keeps its shape) and scaled by 2^-exponent to unit size (a power of two is exact, and
+ * keeps areas and centroids from overflowing or underflowing at any size): *size in
+ * [0.5, 1). p may be points itself. */
+static inline sat_status sat__unit_points(const sat_vec *points, int count, sat_vec *p,
+                                          int *exponent, double *size)
+{
+    sat_vec origin = points[0], lo = {0.0, 0.0}, hi = {0.0, 0.0};
+    for (int i = 0; i < count; i++) {
+        p[i].x = points[i].x - origin.x;
+        p[i].y = points[i].y - origin.y;
+        lo.x = fmin(lo.x, p[i].x);
+        lo.y = fmin(lo.y, p[i].y);
+        hi.x = fmax(hi.x, p[i].x);
+        hi.y = fmax(hi.y, p[i].y);
+    }
+    double extent = fmax(hi.x - lo.x, hi.y - lo.y);
+    if (!(extent > 0.0))
+        return SAT_ERR_TOO_FEW_POINTS;
+    if (extent < SAT_MIN_SIZE)
+        return SAT_ERR_RANGE;
+    (void)frexp(extent, exponent);
+    for (int i = 0; i < count; i++) {
+        p[i].x = ldexp(p[i].x, -*exponent);
+        p[i].y = ldexp(p[i].y, -*exponent);
+    }
+    *size = ldexp(extent, -*exponent);
+    return SAT_OK;
+}
+
 /* A world point relative to a shape's position. */
 static inline sat_vec sat__relative(const sat_shape *s, double x, double y)
 {

@@ -269,34 +269,15 @@ int sat__drop_collinear(sat_vec *p, int n, double tol)
 sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
                                 sat_outline *out)
 {
+    int exponent;
+    double size;
     sat_status checked = sat__check_points(points, count);
     if (checked != SAT_OK)
         return checked;
-
-    /* Work relative to the first point, so that an outline far from 0 keeps its shape. */
-    sat_vec origin = points[0], lo, hi;
-    sat_vec *p = work;
-    lo = hi = sat__v(0.0, 0.0);
-    for (int i = 0; i < count; i++) {
-        p[i] = sat__sub(points[i], origin);
-        if (p[i].x < lo.x) lo.x = p[i].x;
-        if (p[i].y < lo.y) lo.y = p[i].y;
-        if (p[i].x > hi.x) hi.x = p[i].x;
-        if (p[i].y > hi.y) hi.y = p[i].y;
-    }
-    double size = fmax(hi.x - lo.x, hi.y - lo.y);
-    if (!(size > 0.0))
-        return SAT_ERR_TOO_FEW_POINTS;
-    if (size < SAT_MIN_SIZE)
-        return SAT_ERR_RANGE;
-
-    /* Validate at unit size: scaling by a power of two is exact, and keeps the products
-     * below (areas, the centroid) from overflowing or underflowing at any size. */
-    int exponent;
-    (void)frexp(size, &exponent);
-    for (int i = 0; i < count; i++)
-        p[i] = sat__v(ldexp(p[i].x, -exponent), ldexp(p[i].y, -exponent));
-    size = ldexp(size, -exponent); /* in [0.5, 1) */
+    sat_vec origin = points[0], *p = work; /* (read first: work may be points itself) */
+    checked = sat__unit_points(points, count, p, &exponent, &size);
+    if (checked != SAT_OK)
+        return checked;
 
     int n = sat__merge_close(p, count, SAT_MERGE_REL * size);
     if (n < 3)
