@@ -524,8 +524,10 @@ function World:remove(shape)
     return shape
   end
   local ended = {}
-  for _, rec in pairs(mine) do
-    ended[#ended + 1] = rec
+  local other, rec0 = next(mine) -- (no `for ... in pairs` in the world: see clearTable)
+  while other ~= nil do
+    ended[#ended + 1] = rec0
+    other, rec0 = next(mine, other)
   end
   sort(ended, byTokens) -- `pairs` order never shows
   for i = 1, #ended do
@@ -706,6 +708,21 @@ function World:setFilter(fn)
   return self
 end
 
+-- Empties t. The world walks its tables with `next` in a `while` loop, never with a
+-- `for ... in pairs` loop: LuaJIT compiles a pairs loop into a trace whose first instruction
+-- is the loop's own; run from a finalizer while the collector is finalizing, a trace exit
+-- there resumes at that instruction, which enters the trace again, without end (LuaJIT
+-- neither steps the collector nor compiles a side trace during __gc). The fuzzer's
+-- FUZZ_JIT_GC runs hung there; see docs/design.md, "Finalizers".
+local function clearTable(t)
+  local k = next(t)
+  while k ~= nil do
+    local after = next(t, k)
+    t[k] = nil
+    k = after
+  end
+end
+
 -- The record of contact id between a and b (a added first): the pair's record when it is
 -- still told (its exit put off by an error in a handler), alive again, or a new one (then
 -- the second result is true). A record told from an earlier membership of a or b (removed
@@ -733,9 +750,7 @@ end
 local function applyDelta(self, st)
   local buf, added, gone = st.delta, st.added, self.scratch.gone
   local byId, byHandle = self.byId, self.byHandle
-  for id in pairs(gone) do
-    gone[id] = nil
-  end
+  clearTable(gone)
   local ne, na, nu = self.hash:step(buf)
   -- (A finalizer run by an allocation below may remove shapes: their contacts are gone.)
   for i = 1, ne do
@@ -745,7 +760,9 @@ local function applyDelta(self, st)
   for _ = 1, na do
     local id, a, b = buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]]
     o = o + 3
-    if not gone[id] then
+    if a == nil or b == nil then -- (left the world since: under LuaJIT's compiler a finalizer
+      endRecord(byId, id)        -- can run between any two statements, past every check)
+    elseif not gone[id] then
       local rec, made = recordFor(self, id, a, b)
       if gone[id] then -- (making the record ran a finalizer that removed a or b)
         endRecord(byId, id)
@@ -772,9 +789,7 @@ end
 local function resync(self, st)
   local buf, gone = st.delta, self.scratch.gone
   local byId, byHandle = self.byId, self.byHandle
-  for id in pairs(gone) do
-    gone[id] = nil
-  end
+  clearTable(gone)
   self.hash:step(buf) -- (brings the contacts up to date; its delta is not needed)
   local list = {}
   for _, rec in ipairs(self.list) do
@@ -783,14 +798,14 @@ local function resync(self, st)
       list[#list + 1] = rec
     end
   end
-  for id in pairs(byId) do
-    byId[id] = nil
-  end
+  clearTable(byId)
   for o = 0, 3 * (self.hash:contacts(buf) - 1), 3 do
     -- (a finalizer run by an allocation here may remove shapes: their contacts are gone)
-    local id = buf[o + 1]
-    if not gone[id] then
-      local rec, made = recordFor(self, id, byHandle[buf[o + 2]], byHandle[buf[o + 3]])
+    local id, a, b = buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]]
+    if a == nil or b == nil then -- (see applyDelta)
+      endRecord(byId, id)
+    elseif not gone[id] then
+      local rec, made = recordFor(self, id, a, b)
       if gone[id] then
         endRecord(byId, id)
       elseif made then
@@ -895,13 +910,15 @@ local function stepOnStack(self)
     return false
   end
   local cur = currentThread()
-  for th in pairs(steppers) do
+  local th = next(steppers) -- (no `for ... in pairs`: see clearTable)
+  while th ~= nil do
     if th == cur or th == MAIN then -- (the main thread is always on the stack)
       return true
     end
     if status(th) == "normal" then
       return true
     end
+    th = next(steppers, th)
   end
   return false
 end

@@ -7,7 +7,7 @@
 #
 # In `make test`: seeds 1 to WORLD_FUZZ_SEEDS (default 4), WORLD_FUZZ_OPS operations each
 # (default 4000): seconds in all. `make soak` sets SOAK_SECONDS: then each (lua, build) runs
-# from one seed (SOAK_SEED, default the time) for SOAK_SECONDS / 6 seconds (3 interpreter
+# from one seed (SOAK_SEED, default the time) for SOAK_SECONDS / 8 seconds (4 interpreter
 # configurations, 2 builds).
 # Last line: `world-fuzz: N passed, M failed`, one count per run.
 set -u
@@ -27,38 +27,49 @@ total_ops=0
 # interpreter's options)
 run() {
   lua=$1 dir=$2 label=$3 seed=$4 n=$5 secs=${6:-}
-  log=build/logs/world-fuzz-$lua$flags-$label-$seed.log
+  # a run that stalls (the fuzzer's CPU limit is checked between operations) fails by
+  # exit 124, with the log so far
+  limit=$(( ${secs:-0} + 300 ))
+  log=build/logs/world-fuzz-$lua$flags$tag-$label-$seed.log
   if [ "$label" = asan ]; then
     LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
       UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
       LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="$dir/?.so;;" \
-      "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
+      timeout "$limit" "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
   else
     LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="$dir/?.so;;" \
-      "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
+      timeout "$limit" "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
   fi
   rc=$?
+  [ "$rc" -eq 124 ] && echo "(stopped after $limit s: a stall)" >>"$log"
   if [ "$rc" -eq 0 ] && grep -q ', 0 mismatches$' "$log" &&
      ! grep -qE 'ERROR: AddressSanitizer|runtime error:' "$log"; then
-    echo "$lua$flags ($label): $(grep ', 0 mismatches$' "$log")"
+    echo "$lua$flags$tag ($label): $(grep ', 0 mismatches$' "$log")"
     k=$(sed -n 's/.*seed [0-9]*, \([0-9]*\) operations.*/\1/p' "$log")
     total_ops=$((total_ops + ${k:-0}))
     pass=$((pass + 1))
   else
-    echo "$lua$flags ($label) seed $seed: FAILED (exit $rc; log $log):"
+    echo "$lua$flags$tag ($label) seed $seed: FAILED (exit $rc; log $log):"
     head -n 60 "$log"
-    echo "reproduce: LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='$dir/?.so;;' $lua $flags spec/fuzz/world_reentrancy.lua $seed $n"
+    echo "reproduce: ${FUZZ_JIT_GC:+FUZZ_JIT_GC=1 }LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='$dir/?.so;;' $lua $flags spec/fuzz/world_reentrancy.lua $seed $n"
     fail=$((fail + 1))
   fi
 }
 
 start=$(date +%s)
-# LuaJIT twice: with its compiler (finalizers then leave membership alone, see the fuzzer)
-# and without it (-joff: the full mix from finalizers too)
-for config in lua5.4 luajit luajit-joff; do
-  lua=${config%-joff}
-  flags=""
+# LuaJIT three times: with its compiler (finalizers then leave membership alone, see the
+# fuzzer), without it (-joff: the full mix from finalizers too, checked against the model),
+# and with its compiler and meddling finalizers (FUZZ_JIT_GC=1, "-jitgc": they then run
+# between any two statements; the world must stay whole, checked against itself)
+for config in lua5.4 luajit luajit-joff luajit-jitgc; do
+  lua=${config%-*}
+  flags="" tag=""
+  unset FUZZ_JIT_GC
   [ "$config" = luajit-joff ] && flags=" -joff"
+  if [ "$config" = luajit-jitgc ]; then
+    tag="-jitgc"
+    export FUZZ_JIT_GC=1
+  fi
   if ! command -v "$lua" >/dev/null 2>&1; then
     echo "$lua: not installed (required)"
     fail=$((fail + 1))
@@ -87,7 +98,7 @@ for config in lua5.4 luajit luajit-joff; do
     [ "$label" = asan ] && dir=build/asan-$lua
     if [ -n "$soak" ]; then
       seed=${SOAK_SEED:-$(date +%s)}
-      run "$lua" "$dir" "$label" "$seed" 0 $((soak / 6))
+      run "$lua" "$dir" "$label" "$seed" 0 $((soak / 8))
     else
       s=1
       while [ "$s" -le "$seeds" ]; do
