@@ -113,13 +113,13 @@ typedef struct sat_shape {
                                  * start in none) */
     double angle;           /* rotation, radians */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
-    /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a
+    /* Polygon storage, 4 * count entries, counter-clockwise (in a y-up frame), the arrays a
      * pair test reads first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
      *   [n, 2n)   x: local support of edge i along its normal, y: width along it
      *   [2n, 3n)  world-oriented offsets: rotate(scale * local point)
-     *   [3n, 4n)  local points about the centroid, scale 1
-     *   [4n, 5n)  local unit normal of edge i
+     *   [3n, 4n)  local points about the centroid, scale 1 (the local normals are computed
+     *             from them, not stored)
      * Segment and capsule storage (count 0), 4 entries, the segment running from
      * position - h to position + h:
      *   [0]  h: world-oriented half of the segment, rotate(scale * local half)

@@ -164,12 +164,21 @@ static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
 static inline sat_vec *sat__plane(sat_shape *s) { return s->v + s->count; }
 static inline sat_vec *sat__off(sat_shape *s) { return s->v + 2 * s->count; }
 static inline sat_vec *sat__local(sat_shape *s) { return s->v + 3 * s->count; }
-static inline sat_vec *sat__lnormal(sat_shape *s) { return s->v + 4 * s->count; }
 
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
 static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->count; }
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
 static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
+
+/* The local unit normal of edge i (from local point i to point i + 1) of a polygon of n
+ * points: not stored (16 bytes a vertex), but computed from the local points by this one
+ * function, at build time and at every rotation or scale, so that it is the same bits
+ * each time. */
+static inline sat_vec sat__edge_normal(const sat_vec *local, int n, int i)
+{
+    sat_vec p = local[i], q = local[i + 1 == n ? 0 : i + 1];
+    return sat__normalize(sat__v(q.y - p.y, -(q.x - p.x)), NULL);
+}
 
 /* Compound storage (see sat.h and sat_compound.c):
  *   v[0]               x: the bytes of this storage, y: N (outline points)

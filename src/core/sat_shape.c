@@ -51,7 +51,7 @@ size_t sat_polygon_bytes(int count)
         count = 0;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    return sizeof(sat_shape) + (size_t)5 * (size_t)count * sizeof(sat_vec);
+    return sizeof(sat_shape) + (size_t)4 * (size_t)count * sizeof(sat_vec);
 }
 
 size_t sat_shape_bytes(const sat_shape *s)
@@ -111,7 +111,7 @@ static void update_cache(sat_shape *s)
     } else if (s->kind == SAT_COMPOUND) {
         sat__compound_refresh(s);
     } else {
-        const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
+        const sat_vec *local = sat__local(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
         double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
         sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
@@ -121,7 +121,8 @@ static void update_cache(sat_shape *s)
             double d = sat__len(o);
             off[i] = o;
             /* + 0.0 turns a -0 into 0, so results never print "-0". */
-            n[i] = sat__v(c * ln[i].x - sn * ln[i].y + 0.0, sn * ln[i].x + c * ln[i].y + 0.0);
+            sat_vec ln = sat__edge_normal(local, s->count, i);
+            n[i] = sat__v(c * ln.x - sn * ln.y + 0.0, sn * ln.x + c * ln.y + 0.0);
             if (o.x < lo.x) lo.x = o.x;
             if (o.y < lo.y) lo.y = o.y;
             if (o.x > hi.x) hi.x = o.x;
@@ -337,17 +338,16 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
     int n = o->count, exponent = o->exponent;
     init_common(s, SAT_POLYGON);
     s->count = n;
-    /* Written past the first n entries only until the points are read (sat_polygon_init
-     * validates in the shape's own storage). */
-    sat_vec *local = sat__local(s), *ln = sat__lnormal(s), *pl = sat__plane(s);
-    for (int i = 0; i < n; i++) {
-        sat_vec e = sat__sub(p[(i + 1) % n], p[i]); /* at unit size: full precision */
-        ln[i] = sat__normalize(sat__v(e.y, -e.x), NULL);
-    }
+    /* The points are read from the first n entries (sat_polygon_init validates in the
+     * shape's own storage) into the local points, which are past them; the local normals
+     * then take their place until update_cache makes them world normals. */
+    sat_vec *local = sat__local(s), *ln = sat__normal(s), *pl = sat__plane(s);
     for (int i = 0; i < n; i++) {
         sat_vec q = sat__sub(p[i], c);
         local[i] = sat__v(ldexp(q.x, exponent), ldexp(q.y, exponent));
     }
+    for (int i = 0; i < n; i++)
+        ln[i] = sat__edge_normal(local, n, i);
     /* Support and width along each edge normal. The deepest vertex along normal i only
      * moves forward as i does (rotating calipers), so this is linear. */
     int j = 0;
