@@ -100,18 +100,18 @@ typedef struct sat_shape {
     sat_vec pos_lo;         /* position, low-order part: position = pos + pos_lo */
     double radius;          /* circle or capsule radius; 0 for polygons and segments */
     double bound;           /* world-size bounding radius about the position */
-    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
-                             * Lua binding stamps its shapes here to recognise them, next
-                             * to what the pair test reads) */
     double scale;           /* uniform scale, > 0 (1 for circles; a capsule's scales its
                              * segment, its radius is scaled in place) */
-    uint32_t category;      /* filter bits for broad phases (default 1) */
-    uint32_t mask;          /* categories this shape accepts (default all) */
+    /* The rest (72 bytes) only the transforms, the queries and the embedding read. */
+    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
+                             * Lua binding stamps its shapes here to recognise them) */
+    double angle;           /* rotation, radians */
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     struct sat_member *members; /* the hashes holding the shape, told of every change of
                                  * transform, geometry or filter; NULL when in none (copies
                                  * start in none) */
-    double angle;           /* rotation, radians */
+    uint32_t category;      /* filter bits for broad phases (default 1) */
+    uint32_t mask;          /* categories this shape accepts (default all) */
     sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
     /* Polygon storage, 4 * count entries, counter-clockwise (in a y-up frame), the arrays a
      * pair test reads first:
