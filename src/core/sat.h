@@ -102,7 +102,8 @@ typedef struct sat_shape {
     double bound;           /* world-size bounding radius about the position */
     double scale;           /* uniform scale, > 0 (1 for circles; a capsule's scales its
                              * segment, its radius is scaled in place) */
-    /* The rest (72 bytes) only the transforms, the queries and the embedding read. */
+    /* The rest (40 bytes) only the transforms, the queries and the embedding read; the
+     * bounding box is not stored but derived where it is read (sat_shape_bbox). */
     uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
                              * Lua binding stamps its shapes here to recognise them) */
     double angle;           /* rotation, radians */
@@ -112,7 +113,6 @@ typedef struct sat_shape {
                                  * start in none) */
     uint32_t category;      /* filter bits for broad phases (default 1) */
     uint32_t mask;          /* categories this shape accepts (default all) */
-    sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
     /* Polygon storage, 4 * count entries, counter-clockwise (in a y-up frame), the arrays a
      * pair test reads first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
