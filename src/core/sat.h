@@ -100,26 +100,26 @@ typedef struct sat_shape {
     sat_vec pos_lo;         /* position, low-order part: position = pos + pos_lo */
     double radius;          /* circle or capsule radius; 0 for polygons and segments */
     double bound;           /* world-size bounding radius about the position */
-    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
-                             * Lua binding stamps its shapes here to recognise them, next
-                             * to what the pair test reads) */
     double scale;           /* uniform scale, > 0 (1 for circles; a capsule's scales its
                              * segment, its radius is scaled in place) */
-    uint32_t category;      /* filter bits for broad phases (default 1) */
-    uint32_t mask;          /* categories this shape accepts (default all) */
+    /* The rest (40 bytes) only the transforms, the queries and the embedding read; the
+     * bounding box is not stored but derived where it is read (sat_shape_bbox). */
+    uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
+                             * Lua binding stamps its shapes here to recognise them) */
+    double angle;           /* rotation, radians */
     uint64_t id;            /* caller's identity, breaks exact ties; 0 by default */
     struct sat_member *members; /* the hashes holding the shape, told of every change of
                                  * transform, geometry or filter; NULL when in none (copies
                                  * start in none) */
-    double angle;           /* rotation, radians */
-    sat_vec box_lo, box_hi; /* world-size bounding box relative to the position */
-    /* Polygon storage, 5 * count entries, counter-clockwise (in a y-up frame), the arrays a
+    uint32_t category;      /* filter bits for broad phases (default 1) */
+    uint32_t mask;          /* categories this shape accepts (default all) */
+    /* Polygon storage, 4 * count entries, counter-clockwise (in a y-up frame), the arrays a
      * pair test reads first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
      *   [n, 2n)   x: local support of edge i along its normal, y: width along it
      *   [2n, 3n)  world-oriented offsets: rotate(scale * local point)
-     *   [3n, 4n)  local points about the centroid, scale 1
-     *   [4n, 5n)  local unit normal of edge i
+     *   [3n, 4n)  local points about the centroid, scale 1 (the local normals are computed
+     *             from them, not stored)
      * Segment and capsule storage (count 0), 4 entries, the segment running from
      * position - h to position + h:
      *   [0]  h: world-oriented half of the segment, rotate(scale * local half)

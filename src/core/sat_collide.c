@@ -1470,13 +1470,34 @@ static void crossing_candidates(search *sr, const piece *pa, int na, const piece
     }
 }
 
-/* Distance from the origin to the box of D_ij (a lower bound of its distance). */
-static double box_reach(const sat_shape *x, sat_vec ca, const sat_shape *y, sat_vec cb)
+/* Part i's box about its position: kept in a compound's table, derived for a shape that is
+ * its own part. */
+typedef struct part_box {
+    sat_vec lo, hi;
+} part_box;
+
+static part_box box_of(const sat_shape *s, int i)
 {
-    double lx = (cb.x + y->box_lo.x) - (ca.x + x->box_hi.x);
-    double hx = (cb.x + y->box_hi.x) - (ca.x + x->box_lo.x);
-    double ly = (cb.y + y->box_lo.y) - (ca.y + x->box_hi.y);
-    double hy = (cb.y + y->box_hi.y) - (ca.y + x->box_lo.y);
+    part_box b;
+    if (s->kind == SAT_COMPOUND) {
+        const sat_vec *t = sat__cpart_table(s, i);
+        b.lo = t[1];
+        b.hi = t[2];
+    } else {
+        sat__box(s, &b.lo, &b.hi);
+    }
+    return b;
+}
+
+/* Distance from the origin to the box of D_ij (a lower bound of its distance): x's box xb at
+ * offset ca, y's at cb. */
+static double box_reach(const part_box *xb, sat_vec ca, const part_box *yb, sat_vec cb)
+{
+    sat_vec xlo = xb->lo, xhi = xb->hi, ylo = yb->lo, yhi = yb->hi;
+    double lx = (cb.x + ylo.x) - (ca.x + xhi.x);
+    double hx = (cb.x + yhi.x) - (ca.x + xlo.x);
+    double ly = (cb.y + ylo.y) - (ca.y + xhi.y);
+    double hy = (cb.y + yhi.y) - (ca.y + xlo.y);
     double dx = lx > 0.0 ? lx : hx < 0.0 ? -hx : 0.0;
     double dy = ly > 0.0 ? ly : hy < 0.0 ? -hy : 0.0;
     return sqrt(dx * dx + dy * dy);
@@ -1587,10 +1608,12 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         for (int i = 0; i < na; i++) {
             const sat_shape *x = sat__part_of(A, i);
             sat_vec ca = sat__offset(A, x);
+            part_box xb = box_of(A, i);
             for (int j = 0; j < nb; j++) {
                 const sat_shape *y = sat__part_of(B, j);
                 sat_vec cb = sat__offset(A, y);
-                double lb = box_reach(x, ca, y, cb);
+                part_box yb = box_of(B, j);
+                double lb = box_reach(&xb, ca, &yb, cb);
                 if (lb > reach) {
                     beyond = fmin(beyond, lb);
                     continue;
@@ -1630,29 +1653,34 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     }
 }
 
-/* The boxes of x and y (parts) come within tol. */
-static int boxes_meet(const sat_shape *x, const sat_shape *y, double tol)
+/* The boxes of x and y (parts; their boxes xb and yb) come within tol. */
+static int boxes_meet(const sat_shape *x, const part_box *xb, const sat_shape *y,
+                      const part_box *yb, double tol)
 {
-    sat_vec d = sat__offset(x, y);
-    return !(d.x + y->box_lo.x - x->box_hi.x > tol || x->box_lo.x - (d.x + y->box_hi.x) > tol ||
-             d.y + y->box_lo.y - x->box_hi.y > tol || x->box_lo.y - (d.y + y->box_hi.y) > tol);
+    sat_vec d = sat__offset(x, y), xlo = xb->lo, xhi = xb->hi, ylo = yb->lo, yhi = yb->hi;
+    return !(d.x + ylo.x - xhi.x > tol || xlo.x - (d.x + yhi.x) > tol ||
+             d.y + ylo.y - xhi.y > tol || xlo.y - (d.y + yhi.y) > tol);
 }
 
 int sat__compound_test(const sat_shape *a, const sat_shape *b)
 {
     double tol = sat__touch_tol(a, b);
-    for (int i = 0; i < sat__nparts(a); i++)
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        part_box xb = box_of(a, i);
         for (int j = 0; j < sat__nparts(b); j++) {
-            const sat_shape *x = sat__part_of(a, i), *y = sat__part_of(b, j);
-            if (boxes_meet(x, y, tol) && sat_test(x, y))
+            const sat_shape *y = sat__part_of(b, j);
+            part_box yb = box_of(b, j);
+            if (boxes_meet(x, &xb, y, &yb, tol) && sat_test(x, y))
                 return 1;
         }
+    }
     return 0;
 }
 
 /* Whether x (a part) is inside a concave shape's outline: its position inside, and no edge
  * of the outline entering it beyond the touch tolerance. */
-static int in_outline(const sat_shape *x, const sat_shape *s)
+static int in_outline(const sat_shape *x, const part_box *xb, const sat_shape *s)
 {
     int N = sat__outline_n(s), in = 0;
     const sat_vec *o = sat__coutline_world(s);
@@ -1665,14 +1693,14 @@ static int in_outline(const sat_shape *x, const sat_shape *s)
     if (!in)
         return 0;
     sat_vec buf[(sizeof(sat_shape) + 4 * sizeof(sat_vec)) / sizeof(sat_vec) + 1];
+    sat_vec xlo = xb->lo, xhi = xb->hi;
     sat_shape *g = (sat_shape *)(void *)buf;
     double tol = sat__touch_tol(x, s);
     for (int i = 0; i < N; i++) {
         sat_vec e0 = o[i], e1 = o[(i + 1) % N];
         sat_vec lo = sat__v(fmin(e0.x, e1.x), fmin(e0.y, e1.y));
         sat_vec hi = sat__v(fmax(e0.x, e1.x), fmax(e0.y, e1.y));
-        if (lo.x > p.x + x->box_hi.x || hi.x < p.x + x->box_lo.x || lo.y > p.y + x->box_hi.y ||
-            hi.y < p.y + x->box_lo.y)
+        if (lo.x > p.x + xhi.x || hi.x < p.x + xlo.x || lo.y > p.y + xhi.y || hi.y < p.y + xlo.y)
             continue;
         if (sat_segment_init(g, e0.x, e0.y, e1.x, e1.y) != SAT_OK)
             continue;
@@ -1688,14 +1716,15 @@ static int in_outline(const sat_shape *x, const sat_shape *s)
 
 /* Whether part x is inside the shape s: its outline for a concave one, else one part (a
  * convex shape is its own part). */
-static int part_inside(const sat_shape *x, const sat_shape *s, double tol)
+static int part_inside(const sat_shape *x, const part_box *xb, const sat_shape *s, double tol)
 {
     if (s->kind == SAT_COMPOUND && sat_compound_form(s) == SAT_FORM_CONCAVE)
-        return in_outline(x, s);
+        return in_outline(x, xb, s);
     for (int j = 0; j < sat__nparts(s); j++) {
         const sat_shape *y = sat__part_of(s, j);
+        part_box yb = box_of(s, j);
         sat_result r;
-        if (boxes_meet(x, y, tol) && sat_collide(x, y, &r) && r.a_in_b)
+        if (boxes_meet(x, xb, y, &yb, tol) && sat_collide(x, y, &r) && r.a_in_b)
             return 1;
     }
     return 0;
@@ -1703,9 +1732,11 @@ static int part_inside(const sat_shape *x, const sat_shape *s, double tol)
 
 static int all_inside(const sat_shape *a, const sat_shape *b, double tol)
 {
-    for (int i = 0; i < sat__nparts(a); i++)
-        if (!part_inside(sat__part_of(a, i), b, tol))
+    for (int i = 0; i < sat__nparts(a); i++) {
+        part_box xb = box_of(a, i);
+        if (!part_inside(sat__part_of(a, i), &xb, b, tol))
             return 0;
+    }
     return 1;
 }
 
@@ -1714,11 +1745,14 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
     double tol = sat__touch_tol(a, b);
     int any = 0, deep = 0, single = 1;
     sat_result first, deepest;
-    for (int i = 0; i < sat__nparts(a); i++)
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        part_box xb = box_of(a, i);
         for (int j = 0; j < sat__nparts(b); j++) {
-            const sat_shape *x = sat__part_of(a, i), *y = sat__part_of(b, j);
+            const sat_shape *y = sat__part_of(b, j);
+            part_box yb = box_of(b, j);
             sat_result pr;
-            if (!boxes_meet(x, y, tol) || !sat_collide(x, y, &pr))
+            if (!boxes_meet(x, &xb, y, &yb, tol) || !sat_collide(x, y, &pr))
                 continue;
             if (!any)
                 first = pr;
@@ -1731,6 +1765,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
                 deep = 1;
             }
         }
+    }
     if (!any)
         return 0;
     if (!deep) {
@@ -1743,9 +1778,11 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             for (int i = 0; i < sat__nparts(a); i++) {
                 const sat_shape *x = sat__part_of(a, i);
                 sat_vec ca = sat__offset(a, x);
+                part_box xb = box_of(a, i);
                 for (int j = 0; j < sat__nparts(b); j++) {
                     const sat_shape *y = sat__part_of(b, j);
-                    if (box_reach(x, ca, y, sat__offset(a, y)) <= deepest.overlap + tol)
+                    part_box yb = box_of(b, j);
+                    if (box_reach(&xb, ca, &yb, sat__offset(a, y)) <= deepest.overlap + tol)
                         within++;
                 }
             }

@@ -8,10 +8,12 @@
  * Storage after the shape's header (s->v), count = P parts, N outline points:
  *   v[0]               x: the bytes of this storage, y: N
  *   v[1]               x: the form (sat_form)
- *   v[2 + 2i]          x: byte offset (from v) of part i as built, y: of part i in the world
- *   v[2 + 2i + 1]      part i's offset from the position, world-oriented
- *   v[2 + 2P + j]      outline point j about the position, scale 1, rotation 0
- *   v[2 + 2P + N + j]  outline point j, world-oriented offset
+ *   v[2 + 4i]          x: byte offset (from v) of part i as built, y: of part i in the world
+ *   v[2 + 4i + 1]      part i's offset from the position, world-oriented
+ *   v[2 + 4i + 2, + 3] part i's box (lo, hi) about its position (sat__box: the pair tests
+ *                      read it for every part pair, so it is kept, not derived)
+ *   v[2 + 4P + j]      outline point j about the position, scale 1, rotation 0
+ *   v[2 + 4P + N + j]  outline point j, world-oriented offset
  *   then the parts, each as built and in the world, at multiples of 16 bytes.
  */
 #include <stdlib.h>
@@ -29,7 +31,7 @@ static size_t round16(size_t n)
 /* The header, the parts' table and the outline (see sat_internal.h). */
 static size_t header_bytes(int parts, int outline)
 {
-    return (size_t)(2 + 2 * parts + 2 * outline) * sizeof(sat_vec);
+    return (size_t)(2 + 4 * parts + 2 * outline) * sizeof(sat_vec);
 }
 
 /* ---- building ------------------------------------------------------------------------- */
@@ -55,7 +57,7 @@ static void add_part(sat_shape *s, int i, const sat_shape *p)
     sat_shape_copy(b, p);
     b->user = 0;
     b->id = 0;
-    s->v[2 + 2 * i] = sat__v((double)at, (double)(at + size));
+    s->v[2 + 4 * i] = sat__v((double)at, (double)(at + size));
     sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), b);
     s->v[0].x = (double)(at + 2 * size);
 }
@@ -627,7 +629,7 @@ static void build_part(void *ctx, const sat_outline *o)
     size_t at = (size_t)s->v[0].x, size = round16(sat_polygon_bytes(o->count));
     sat_shape *base = (sat_shape *)(void *)((char *)s->v + at);
     sat_polygon_build(base, o);
-    s->v[2 + 2 * b->i] = sat__v((double)at, (double)(at + size));
+    s->v[2 + 4 * b->i] = sat__v((double)at, (double)(at + size));
     sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), base);
     s->v[0].x = (double)(at + 2 * size);
     b->i++;

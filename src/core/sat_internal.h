@@ -164,38 +164,55 @@ static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
 static inline sat_vec *sat__plane(sat_shape *s) { return s->v + s->count; }
 static inline sat_vec *sat__off(sat_shape *s) { return s->v + 2 * s->count; }
 static inline sat_vec *sat__local(sat_shape *s) { return s->v + 3 * s->count; }
-static inline sat_vec *sat__lnormal(sat_shape *s) { return s->v + 4 * s->count; }
 
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
 static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->count; }
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
 static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
 
+/* The local unit normal of edge i (from local point i to point i + 1) of a polygon of n
+ * points: not stored (16 bytes a vertex), but computed from the local points by this one
+ * function, at build time and at every rotation or scale, so that it is the same bits
+ * each time. */
+static inline sat_vec sat__edge_normal(const sat_vec *local, int n, int i)
+{
+    sat_vec p = local[i], q = local[i + 1 == n ? 0 : i + 1];
+    return sat__normalize(sat__v(q.y - p.y, -(q.x - p.x)), NULL);
+}
+
 /* Compound storage (see sat.h and sat_compound.c):
  *   v[0]               x: the bytes of this storage, y: N (outline points)
  *   v[1]               x: the form (sat_form)
- *   v[2 + 2i]          x: byte offset (from v) of part i as built, y: of part i in the world
- *   v[2 + 2i + 1]      part i's offset from the position, world-oriented
- *   v[2 + 2P + j]      outline point j about the position, scale 1, rotation 0
- *   v[2 + 2P + N + j]  outline point j, world-oriented offset
+ *   v[2 + 4i]          x: byte offset (from v) of part i as built, y: of part i in the world
+ *   v[2 + 4i + 1]      part i's offset from the position, world-oriented
+ *   v[2 + 4i + 2, + 3] part i's box (lo, hi) about its position (sat__box: the pair tests
+ *                      read it for every part pair, so it is kept, not derived)
+ *   v[2 + 4P + j]      outline point j about the position, scale 1, rotation 0
+ *   v[2 + 4P + N + j]  outline point j, world-oriented offset
  *   then the parts, each as built and in the world, at multiples of 16 bytes. */
 static inline int sat__outline_n(const sat_shape *s) { return (int)s->v[0].y; }
 static inline sat_shape *sat__base_part(sat_shape *s, int i)
 {
-    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 2 * i].x);
+    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 4 * i].x);
 }
 static inline sat_shape *sat__live_part(sat_shape *s, int i)
 {
-    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 2 * i].y);
+    return (sat_shape *)(void *)((char *)s->v + (size_t)s->v[2 + 4 * i].y);
 }
 static inline const sat_shape *sat__cpart(const sat_shape *s, int i)
 {
-    return (const sat_shape *)(const void *)((const char *)s->v + (size_t)s->v[2 + 2 * i].y);
+    return (const sat_shape *)(const void *)((const char *)s->v + (size_t)s->v[2 + 4 * i].y);
 }
-static inline sat_vec *sat__outline_local(sat_shape *s) { return s->v + 2 + 2 * s->count; }
+static inline sat_vec *sat__outline_local(sat_shape *s) { return s->v + 2 + 4 * s->count; }
+/* Part i's world-oriented offset from the position, and its box (lo, hi). */
+static inline sat_vec *sat__part_table(sat_shape *s, int i) { return s->v + 3 + 4 * i; }
+static inline const sat_vec *sat__cpart_table(const sat_shape *s, int i)
+{
+    return s->v + 3 + 4 * i;
+}
 static inline const sat_vec *sat__coutline_world(const sat_shape *s)
 {
-    return s->v + 2 + 2 * s->count + sat__outline_n(s);
+    return s->v + 2 + 4 * s->count + sat__outline_n(s);
 }
 /* The parts a shape stands for: a compound's, or itself. */
 static inline int sat__nparts(const sat_shape *s)
@@ -306,6 +323,10 @@ SAT_BEGIN_HIDDEN
 
 /* ---- shapes (sat_shape.c) and compounds (sat_compound.c) ----------------------------- */
 
+/* A shape's world-size bounding box relative to its position: not stored (32 bytes a shape)
+ * but derived, from the radius, the world half or the world offsets (a compound: from its
+ * parts'), by the arithmetic that once stored it. */
+void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi);
 /* Recompute what depends on rotation and scale (and, for a compound, its parts). */
 void sat__refresh(sat_shape *s);
 /* Outline reduction shared by polygons and concave outlines (sat_shape.c). */

@@ -51,7 +51,7 @@ size_t sat_polygon_bytes(int count)
         count = 0;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    return sizeof(sat_shape) + (size_t)5 * (size_t)count * sizeof(sat_vec);
+    return sizeof(sat_shape) + (size_t)4 * (size_t)count * sizeof(sat_vec);
 }
 
 size_t sat_shape_bytes(const sat_shape *s)
@@ -78,8 +78,6 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->scale = 1.0;
     s->radius = 0.0;
     s->bound = 0.0;
-    s->box_lo = sat__v(0.0, 0.0);
-    s->box_hi = sat__v(0.0, 0.0);
 }
 
 /* A segment's or capsule's world half, direction, half-length, box and bound. */
@@ -95,41 +93,85 @@ static void update_segment(sat_shape *s)
     s->v[1] = sat__v(c * lu.x - sn * lu.y + 0.0, sn * lu.x + c * lu.y + 0.0);
     s->v[3].x = k * s->v[3].y;
     s->bound = s->v[3].x + r;
-    s->box_hi = sat__v(fabs(s->v[0].x) + r, fabs(s->v[0].y) + r);
-    s->box_lo = sat__neg(s->box_hi);
 }
 
-/* Recompute what depends on rotation and scale: world offsets, normals, box and bound. */
+/* The box of a polygon's world offsets. */
+static void polygon_box(const sat_shape *s, sat_vec *box_lo, sat_vec *box_hi)
+{
+    const sat_vec *off = sat__coff(s);
+    sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
+    for (int i = 0; i < s->count; i++) {
+        sat_vec o = off[i];
+        if (o.x < lo.x) lo.x = o.x;
+        if (o.y < lo.y) lo.y = o.y;
+        if (o.x > hi.x) hi.x = o.x;
+        if (o.y > hi.y) hi.y = o.y;
+    }
+    *box_lo = lo;
+    *box_hi = hi;
+}
+
+/* A compound's: its parts' boxes about their offsets. */
+static void compound_box(const sat_shape *s, sat_vec *box_lo, sat_vec *box_hi)
+{
+    sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
+    for (int i = 0; i < s->count; i++) {
+        const sat_vec *t = sat__cpart_table(s, i);
+        sat_vec o = t[0], plo = t[1], phi = t[2];
+        lo.x = fmin(lo.x, o.x + plo.x);
+        lo.y = fmin(lo.y, o.y + plo.y);
+        hi.x = fmax(hi.x, o.x + phi.x);
+        hi.y = fmax(hi.y, o.y + phi.y);
+    }
+    *box_lo = lo;
+    *box_hi = hi;
+}
+
+void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi)
+{
+    double r = s->radius;
+    switch (s->kind) {
+    case SAT_POLYGON:
+        polygon_box(s, lo, hi);
+        return;
+    case SAT_COMPOUND:
+        compound_box(s, lo, hi);
+        return;
+    case SAT_SEGMENT:
+    case SAT_CAPSULE:
+        *hi = sat__v(fabs(s->v[0].x) + r, fabs(s->v[0].y) + r);
+        *lo = sat__neg(*hi);
+        return;
+    default:
+        *lo = sat__v(-r, -r);
+        *hi = sat__v(r, r);
+        return;
+    }
+}
+
+/* Recompute what depends on rotation and scale: world offsets, normals and bound. */
 static void update_cache(sat_shape *s)
 {
     if (s->kind == SAT_CIRCLE) {
         s->bound = s->radius;
-        s->box_lo = sat__v(-s->radius, -s->radius);
-        s->box_hi = sat__v(s->radius, s->radius);
     } else if (sat__has_segment(s)) {
         update_segment(s);
     } else if (s->kind == SAT_COMPOUND) {
         sat__compound_refresh(s);
     } else {
-        const sat_vec *local = sat__local(s), *ln = sat__lnormal(s);
+        const sat_vec *local = sat__local(s);
         sat_vec *off = sat__off(s), *n = sat__normal(s);
         double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
-        sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
         for (int i = 0; i < s->count; i++) {
             sat_vec p = sat__v(k * local[i].x, k * local[i].y);
             sat_vec o = sat__v(c * p.x - sn * p.y, sn * p.x + c * p.y);
             double d = sat__len(o);
             off[i] = o;
             /* + 0.0 turns a -0 into 0, so results never print "-0". */
-            n[i] = sat__v(c * ln[i].x - sn * ln[i].y + 0.0, sn * ln[i].x + c * ln[i].y + 0.0);
-            if (o.x < lo.x) lo.x = o.x;
-            if (o.y < lo.y) lo.y = o.y;
-            if (o.x > hi.x) hi.x = o.x;
-            if (o.y > hi.y) hi.y = o.y;
+            sat_vec ln = sat__edge_normal(local, s->count, i);
+            n[i] = sat__v(c * ln.x - sn * ln.y + 0.0, sn * ln.x + c * ln.y + 0.0);
             if (d > bound) bound = d;
         }
-        s->box_lo = lo;
-        s->box_hi = hi;
         s->bound = bound;
     }
     sat__changed(s);
@@ -337,17 +379,16 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
     int n = o->count, exponent = o->exponent;
     init_common(s, SAT_POLYGON);
     s->count = n;
-    /* Written past the first n entries only until the points are read (sat_polygon_init
-     * validates in the shape's own storage). */
-    sat_vec *local = sat__local(s), *ln = sat__lnormal(s), *pl = sat__plane(s);
-    for (int i = 0; i < n; i++) {
-        sat_vec e = sat__sub(p[(i + 1) % n], p[i]); /* at unit size: full precision */
-        ln[i] = sat__normalize(sat__v(e.y, -e.x), NULL);
-    }
+    /* The points are read from the first n entries (sat_polygon_init validates in the
+     * shape's own storage) into the local points, which are past them; the local normals
+     * then take their place until update_cache makes them world normals. */
+    sat_vec *local = sat__local(s), *ln = sat__normal(s), *pl = sat__plane(s);
     for (int i = 0; i < n; i++) {
         sat_vec q = sat__sub(p[i], c);
         local[i] = sat__v(ldexp(q.x, exponent), ldexp(q.y, exponent));
     }
+    for (int i = 0; i < n; i++)
+        ln[i] = sat__edge_normal(local, n, i);
     /* Support and width along each edge normal. The deepest vertex along normal i only
      * moves forward as i does (rotating calipers), so this is linear. */
     int j = 0;
@@ -655,10 +696,12 @@ double sat_circle_radius(const sat_shape *s)
 sat_aabb sat_shape_bbox(const sat_shape *s)
 {
     sat_aabb b;
-    b.x1 = (s->pos.x + s->box_lo.x) + s->pos_lo.x;
-    b.y1 = (s->pos.y + s->box_lo.y) + s->pos_lo.y;
-    b.x2 = (s->pos.x + s->box_hi.x) + s->pos_lo.x;
-    b.y2 = (s->pos.y + s->box_hi.y) + s->pos_lo.y;
+    sat_vec lo, hi;
+    sat__box(s, &lo, &hi);
+    b.x1 = (s->pos.x + lo.x) + s->pos_lo.x;
+    b.y1 = (s->pos.y + lo.y) + s->pos_lo.y;
+    b.x2 = (s->pos.x + hi.x) + s->pos_lo.x;
+    b.y2 = (s->pos.y + hi.y) + s->pos_lo.y;
     return b;
 }
 
@@ -741,7 +784,7 @@ void sat__compound_place(sat_shape *s)
 {
     for (int i = 0; i < s->count; i++) {
         sat_shape *p = sat__live_part(s, i);
-        sat_vec o = s->v[3 + 2 * i];
+        sat_vec o = *sat__part_table(s, i);
         p->pos = s->pos;
         p->pos_lo = s->pos_lo;
         sat__dd_add(&p->pos.x, &p->pos_lo.x, o.x);
@@ -752,7 +795,6 @@ void sat__compound_place(sat_shape *s)
 void sat__compound_refresh(sat_shape *s)
 {
     double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
-    sat_vec lo = sat__v(HUGE_VAL, HUGE_VAL), hi = sat__v(-HUGE_VAL, -HUGE_VAL);
     for (int i = 0; i < s->count; i++) {
         sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
         memcpy(p, b, sat_shape_bytes(b));
@@ -769,11 +811,9 @@ void sat__compound_refresh(sat_shape *s)
         sat__refresh(p);
         sat_vec q = sat__mul(b->pos, k);
         sat_vec o = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
-        s->v[3 + 2 * i] = o;
-        lo.x = fmin(lo.x, o.x + p->box_lo.x);
-        lo.y = fmin(lo.y, o.y + p->box_lo.y);
-        hi.x = fmax(hi.x, o.x + p->box_hi.x);
-        hi.y = fmax(hi.y, o.y + p->box_hi.y);
+        sat_vec *t = sat__part_table(s, i);
+        t[0] = o;
+        sat__box(p, &t[1], &t[2]);
         bound = fmax(bound, sat__len(o) + p->bound);
     }
     int N = sat__outline_n(s);
@@ -782,8 +822,6 @@ void sat__compound_refresh(sat_shape *s)
         sat_vec q = sat__mul(ol[j], k);
         ow[j] = sat__v(c * q.x - sn * q.y + 0.0, sn * q.x + c * q.y + 0.0);
     }
-    s->box_lo = lo;
-    s->box_hi = hi;
     s->bound = bound;
     s->radius = 0.0;
     sat__compound_place(s);
