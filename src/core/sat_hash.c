@@ -18,31 +18,40 @@
  * bench/world.lua find where the two cost the same). */
 #define SAT_HASH_BUCKET_PASS 2
 
-enum { E_STATIC = 1, E_DIRTY = 2, E_CHANGED = 4, E_FILED = 8 };
+/* E_DIRTY and E_CHANGED: in h->dirty, in h->changed (a removed entry's slot stays listed,
+ * and keeps the flag, until the list is next read); E_DONE: the step pass tested its pairs;
+ * E_MARK: step scratch, in contact with the entry under test. */
+enum { E_STATIC = 1, E_DIRTY = 2, E_CHANGED = 4, E_FILED = 8, E_DONE = 16, E_MARK = 32 };
 enum { C_LIVE = 1, C_PENDING = 2, C_ADDED = 4, C_UPDATED = 8 };
 
 /* A hash's record in a shape's list (sat_shape.members, sat_internal.h): the core walks
- * the list on every change of the shape. Allocated one by one, so that it never moves. */
+ * the list on every change of the shape. Records live in chunks of MEMBER_CHUNK that never
+ * move (the list points into them), the record of handle i at i's place; a record finds its
+ * chunk, and so its hash and handle, from its index in it. */
 typedef struct hmember {
     struct sat_member base; /* first: the list holds &base */
-    sat_hash *hash;
-    uint32_t handle;
+    uint32_t index;         /* in its chunk */
 } hmember;
+
+#define MEMBER_CHUNK_BITS 8
+#define MEMBER_CHUNK (1u << MEMBER_CHUNK_BITS)
+
+typedef struct hchunk {
+    sat_hash *hash;
+    uint32_t first; /* the handle of m[0] */
+    hmember m[MEMBER_CHUNK];
+} hchunk;
 
 typedef struct hentry {
     const sat_shape *shape; /* NULL: a free slot */
-    hmember *member;
     uint64_t seq;           /* insertion number, from 1 */
     sat_aabb box;           /* padded bounding box, as filed */
     int64_t cx, cy;         /* its first cell, at its level */
     uint32_t stamp;         /* the last query that met it */
-    uint32_t order;         /* index in h->order */
+    uint32_t order;         /* index in h->order; a free slot: the next free one */
     uint32_t contacts;      /* its first contact (a list through hcontact.next) */
-    uint32_t done;          /* the step pass that tested its pairs */
-    uint32_t mark, mark_contact; /* step scratch: in contact with the entry under test, as */
-    uint32_t lpos;          /* index in its level's list */
     uint32_t ncontacts;     /* how many contacts its list holds */
-    uint32_t dpos, cpos;    /* index in h->dirty, in h->changed */
+    uint32_t lpos;          /* index in its level's list */
     uint16_t level;
     uint8_t span;           /* 1: it covers a second column, 2: a second row */
     uint8_t flags;
@@ -83,15 +92,16 @@ struct sat_hash {
     hentry *e;
     size_t ecap, eused; /* slots allocated, slots ever used */
     uint32_t live;
-    uint32_t *free_slots; /* capacity kept >= eused, so removing never allocates */
-    size_t nfree, freecap;
+    uint32_t free_head; /* the free slots, a list through hentry.order */
+    size_t nfree;
     uint32_t *order; /* handles in insertion order, SAT_HASH_NONE where removed */
     size_t norder, ordercap, ndead;
-    uint32_t *dirty; /* entries changed since filed; capacity kept >= live */
+    uint32_t *dirty; /* entries changed since filed; capacity kept >= eused */
     size_t ndirty, dirtycap;
-    uint32_t *changed; /* entries changed since the last step; capacity kept >= live */
+    uint32_t *changed; /* entries changed since the last step; capacity kept >= eused */
     size_t nchanged, changedcap;
-    hmember *spare; /* the next insertion's record, once reserved */
+    hchunk **chunks; /* the shapes' records, MEMBER_CHUNK a chunk */
+    size_t nchunks, chunkcap;
     hlevel *lv; /* levels 0 .. nlv - 1 */
     size_t nlv;
     uint16_t *used; /* the levels holding entries, ascending */
@@ -105,7 +115,7 @@ struct sat_hash {
     hcontact *c;
     size_t ccap, cused, clive, ncfree;
     uint32_t cfree; /* free list through next[0] */
-    uint32_t stamp, pass, mark;
+    uint32_t stamp;
     uint64_t next_seq;
     /* result buffers */
     hkey *keys;
@@ -220,43 +230,45 @@ static uint32_t next_count(sat_hash *h, uint32_t *counter, size_t field)
 
 /* ---- the shapes' records: change tracking ---------------------------------------------- */
 
-/* Sets the entry's flag and appends it to the list (which has room for every entry), its
- * index there kept in the entry's field pos; nothing when the flag is set already. */
-static void mark(sat_hash *h, uint32_t i, uint8_t flag, uint32_t *list, size_t *n,
-                 size_t pos)
+/* Sets the entry's flag and appends it to the list (which has room for every slot);
+ * nothing when the flag is set already (it is listed). */
+static void mark(sat_hash *h, uint32_t i, uint8_t flag, uint32_t *list, size_t *n)
 {
     hentry *e = &h->e[i];
     if (!(e->flags & flag)) {
         e->flags |= flag;
-        *(uint32_t *)(void *)((char *)e + pos) = (uint32_t)*n;
         list[(*n)++] = i;
     }
 }
 
 static void mark_changed(sat_hash *h, uint32_t i)
 {
-    mark(h, i, E_CHANGED, h->changed, &h->nchanged, offsetof(hentry, cpos));
+    mark(h, i, E_CHANGED, h->changed, &h->nchanged);
 }
 
 static void mark_dirty(sat_hash *h, uint32_t i)
 {
-    mark(h, i, E_DIRTY, h->dirty, &h->ndirty, offsetof(hentry, dpos));
+    mark(h, i, E_DIRTY, h->dirty, &h->ndirty);
+}
+
+static hmember *member_of(const sat_hash *h, uint32_t i)
+{
+    return &h->chunks[i >> MEMBER_CHUNK_BITS]->m[i & (MEMBER_CHUNK - 1)];
+}
+
+static const hchunk *chunk_of(const hmember *hm)
+{
+    const hmember *m0 = hm - hm->index;
+    return (const hchunk *)(const void *)((const char *)m0 - offsetof(hchunk, m));
 }
 
 /* Called by the core on every change of a shape in this hash (sat_internal.h). The lists
  * have room for every entry, so this never allocates. */
 static void member_changed(struct sat_member *m)
 {
-    hmember *hm = (hmember *)(void *)m;
-    mark_dirty(hm->hash, hm->handle);
-}
-
-/* Removes a from the list at list[0, *n), whose entries know their index at pos. */
-static void list_remove(sat_hash *h, uint32_t *list, size_t *n, size_t pos_field, uint32_t pos)
-{
-    uint32_t last = list[--*n];
-    list[pos] = last;
-    *(uint32_t *)(void *)((char *)&h->e[last] + pos_field) = pos;
+    const hmember *hm = (const hmember *)(const void *)m;
+    const hchunk *c = chunk_of(hm);
+    mark_dirty(c->hash, c->first + hm->index);
 }
 
 static void member_unlink(hmember *hm)
@@ -496,6 +508,11 @@ int sat_hash_sync(sat_hash *h)
         uint32_t i = h->dirty[h->ndirty - 1];
         hentry *e = &h->e[i];
         placement p;
+        if (!e->shape) { /* removed since: its slot is free */
+            h->ndirty--;
+            e->flags &= (uint8_t)~E_DIRTY;
+            continue;
+        }
         place(h, e->shape, &p);
         if ((e->flags & E_FILED) && p.level == e->level && p.cx == e->cx && p.cy == e->cy &&
             p.span == e->span) {
@@ -607,6 +624,7 @@ sat_hash *sat_hash_new(double cell_size)
         h->heads[b] = SAT_HASH_NONE;
     h->nodefree = SAT_HASH_NONE;
     h->cfree = SAT_HASH_NONE;
+    h->free_head = SAT_HASH_NONE;
     h->next_seq = 1;
     return h;
 }
@@ -615,18 +633,16 @@ void sat_hash_free(sat_hash *h)
 {
     if (!h)
         return;
-    for (size_t i = 0; i < h->eused; i++) {
-        if (h->e[i].shape) {
-            member_unlink(h->e[i].member);
-            free(h->e[i].member);
-        }
-    }
+    for (size_t i = 0; i < h->eused; i++)
+        if (h->e[i].shape)
+            member_unlink(member_of(h, (uint32_t)i));
+    for (size_t k = 0; k < h->nchunks; k++)
+        free(h->chunks[k]);
+    free(h->chunks);
     for (size_t k = 0; k < h->nlv; k++)
         free(h->lv[k].ents);
     free(h->lv);
-    free(h->spare);
     free(h->e);
-    free(h->free_slots);
     free(h->order);
     free(h->dirty);
     free(h->changed);
@@ -679,14 +695,23 @@ int sat_hash_reserve(sat_hash *h, uint32_t *handle)
     if (h->live >= 0x7ffffff0u)
         return -1;
     size_t slots = h->nfree ? h->eused : h->eused + 1;
-    if (RESERVE(h, e, ecap, slots) || RESERVE(h, free_slots, freecap, slots) ||
-        RESERVE(h, order, ordercap, h->norder + 1) ||
-        RESERVE(h, dirty, dirtycap, (size_t)h->live + 1) ||
-        RESERVE(h, changed, changedcap, (size_t)h->live + 1))
+    if (RESERVE(h, e, ecap, slots) || RESERVE(h, order, ordercap, h->norder + 1) ||
+        RESERVE(h, dirty, dirtycap, slots) || RESERVE(h, changed, changedcap, slots))
         return -1;
-    if (!h->spare && !(h->spare = malloc(sizeof(*h->spare))))
-        return -1;
-    *handle = h->nfree ? h->free_slots[h->nfree - 1] : (uint32_t)h->eused;
+    size_t nchunks = (slots + MEMBER_CHUNK - 1) >> MEMBER_CHUNK_BITS;
+    if (nchunks > h->nchunks) {
+        if (RESERVE(h, chunks, chunkcap, nchunks))
+            return -1;
+        hchunk *c = malloc(sizeof(*c));
+        if (!c)
+            return -1;
+        c->hash = h;
+        c->first = (uint32_t)(h->nchunks << MEMBER_CHUNK_BITS);
+        for (uint32_t k = 0; k < MEMBER_CHUNK; k++)
+            c->m[k].index = k;
+        h->chunks[h->nchunks++] = c;
+    }
+    *handle = h->nfree ? h->free_head : (uint32_t)h->eused;
     return 0;
 }
 
@@ -697,31 +722,32 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
     uint32_t i;
     if (sat_hash_reserve(h, &i))
         return -1;
-    if (h->nfree)
-        h->nfree--;
-    else
-        h->eused++;
     hentry *e = &h->e[i];
+    /* a slot still listed in h->dirty or h->changed stays so (and keeps the flag) */
+    uint8_t listed = 0;
+    if (h->nfree) {
+        h->nfree--;
+        h->free_head = e->order;
+        listed = e->flags & (E_DIRTY | E_CHANGED);
+    } else {
+        h->eused++;
+    }
     memset(e, 0, sizeof(*e));
     e->shape = s;
     e->seq = h->next_seq++;
     e->order = (uint32_t)h->norder;
     e->contacts = SAT_HASH_NONE;
-    e->flags = (flags & SAT_HASH_STATIC) ? E_STATIC : 0;
+    e->flags = (uint8_t)(((flags & SAT_HASH_STATIC) ? E_STATIC : 0) | listed);
     h->order[h->norder++] = i;
     h->live++;
-    hmember *hm = h->spare;
+    hmember *hm = member_of(h, i);
     struct sat_member *m = &hm->base;
-    h->spare = NULL;
-    hm->hash = h;
-    hm->handle = i;
     m->changed = member_changed;
     m->next = s->members;
     m->link = &s->members;
     if (m->next)
         m->next->link = &m->next;
     s->members = m;
-    e->member = hm;
     mark_dirty(h, i);
     *handle = i;
     return 0;
@@ -739,22 +765,15 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     }
     if (e->flags & E_FILED)
         unfile_entry(h, i);
-    if (e->flags & E_DIRTY)
-        list_remove(h, h->dirty, &h->ndirty, offsetof(hentry, dpos), e->dpos);
-    if (e->flags & E_CHANGED)
-        list_remove(h, h->changed, &h->nchanged, offsetof(hentry, cpos), e->cpos);
-    member_unlink(e->member);
-    if (h->spare)
-        free(e->member);
-    else
-        h->spare = e->member;
+    member_unlink(member_of(h, i));
     h->order[e->order] = SAT_HASH_NONE;
     h->ndead++;
     e->shape = NULL;
-    e->member = NULL;
     e->seq = 0;
-    e->flags = 0;
-    h->free_slots[h->nfree++] = i;
+    e->flags &= E_DIRTY | E_CHANGED; /* listed still: the lists skip a free slot */
+    e->order = h->free_head;
+    h->free_head = i;
+    h->nfree++;
     h->live--;
     if (h->ndead > 32 && h->ndead > h->live)
         compact_order(h);
@@ -765,9 +784,12 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
 uint32_t sat_hash_find(const sat_hash *h, const sat_shape *s)
 {
     for (const struct sat_member *m = s->members; m; m = m->next) {
-        const hmember *hm = (const hmember *)(const void *)m;
-        if (m->changed == member_changed && hm->hash == h)
-            return hm->handle;
+        if (m->changed == member_changed) {
+            const hmember *hm = (const hmember *)(const void *)m;
+            const hchunk *c = chunk_of(hm);
+            if (c->hash == h)
+                return c->first + hm->index;
+        }
     }
     return SAT_HASH_NONE;
 }
@@ -1203,25 +1225,35 @@ int sat_hash_collisions(sat_hash *h, const sat_shape *s, uint32_t self, int filt
 
 /* ---- the step -------------------------------------------------------------------------- */
 
-/* Tests the pairs of changed entry i with its neighbours, except those with an entry this
- * pass already tested: a contact found again is updated, a new one added. */
-static int test_changed(sat_hash *h, uint32_t i, uint32_t pass)
+static uint32_t find_contact(const sat_hash *h, uint32_t i, uint32_t j);
+
+/* Sets (on != 0) or clears E_MARK on every entry in contact with i. */
+static void mark_partners(sat_hash *h, uint32_t i, int on)
 {
-    uint32_t mark = NEXT_COUNT(h, mark, mark);
     for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i)) {
         const hcontact *c = &h->c[k];
         hentry *o = &h->e[c->pub.a == i ? c->pub.b : c->pub.a];
-        o->mark = mark;
-        o->mark_contact = k;
+        o->flags = (uint8_t)(on ? o->flags | E_MARK : o->flags & ~E_MARK);
     }
+}
+
+/* Tests the pairs of changed entry i with its neighbours, except those with an entry this
+ * pass already tested (E_DONE): a contact found again (E_MARK) is updated, a new one added. */
+static int test_changed(sat_hash *h, uint32_t i)
+{
+    if (!h->e[i].shape)
+        return 0; /* removed since it changed: its slot is free */
+    mark_partners(h, i, 1);
     int n = gather_box(h, h->e[i].box, i);
-    if (n < 0 || reserve_contacts(h, (size_t)n))
+    if (n < 0 || reserve_contacts(h, (size_t)n)) {
+        mark_partners(h, i, 0);
         return -1;
+    }
     const hentry *e = &h->e[i];
     for (int j = 0; j < n; j++) {
         uint32_t o = h->keys[j].handle;
         const hentry *eo = &h->e[o];
-        if (eo->done == pass || (e->flags & eo->flags & E_STATIC) ||
+        if ((eo->flags & E_DONE) || (e->flags & eo->flags & E_STATIC) ||
             !accepts(e->shape, eo->shape))
             continue;
         uint32_t a = i, b = o;
@@ -1230,15 +1262,16 @@ static int test_changed(sat_hash *h, uint32_t i, uint32_t pass)
         sat_result r;
         if (!sat_collide(h->e[a].shape, h->e[b].shape, &r))
             continue;
-        if (eo->mark == mark) {
-            hcontact *c = &h->c[eo->mark_contact];
+        if (eo->flags & E_MARK) {
+            hcontact *c = &h->c[find_contact(h, i, o)];
             c->pub.result = r;
             c->flags = (c->flags & ~(uint32_t)C_PENDING) | C_UPDATED;
         } else {
             contact_new(h, a, b, &r);
         }
     }
-    h->e[i].done = pass;
+    mark_partners(h, i, 0);
+    h->e[i].flags |= E_DONE;
     return 0;
 }
 
@@ -1298,7 +1331,7 @@ static int finish_step(sat_hash *h, sat_hash_delta *out)
             }
             k = next;
         }
-        h->e[i].flags &= (uint8_t)~E_CHANGED;
+        h->e[i].flags &= (uint8_t)~(E_CHANGED | E_DONE);
     }
     h->nchanged = 0;
     sort_contacts(h, h->added, na); /* (room reserved above: cannot fail) */
@@ -1406,9 +1439,9 @@ int sat_hash_step(sat_hash *h, sat_hash_delta *out)
     memset(out, 0, sizeof(*out));
     if (sat_hash_sync(h) || RESERVE(h, keys, keycap, (size_t)h->live + 1))
         return -1;
-    uint32_t pass = NEXT_COUNT(h, pass, done);
     for (size_t q = 0; q < h->nchanged; q++) {
         uint32_t i = h->changed[q];
+        h->e[i].flags &= (uint8_t)~E_DONE; /* (left by a pass that ran out of memory) */
         for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i))
             h->c[k].flags |= C_PENDING;
     }
@@ -1417,7 +1450,7 @@ int sat_hash_step(sat_hash *h, sat_hash_delta *out)
             return -1;
     } else {
         for (size_t q = 0; q < h->nchanged; q++)
-            if (test_changed(h, h->changed[q], pass))
+            if (test_changed(h, h->changed[q]))
                 return -1;
     }
     return finish_step(h, out);
