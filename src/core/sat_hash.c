@@ -45,8 +45,7 @@ typedef struct hchunk {
 typedef struct hentry {
     const sat_shape *shape; /* NULL: a free slot */
     uint64_t seq;           /* insertion number, from 1 */
-    sat_aabb box;           /* padded bounding box, as filed */
-    int64_t cx, cy;         /* its first cell, at its level */
+    sat_aabb box;           /* padded bounding box, as filed (its first cell: entry_cell) */
     uint32_t stamp;         /* the last query that met it */
     uint32_t order;         /* index in h->order; a free slot: the next free one */
     uint32_t contacts;      /* its first contact (a list through hcontact.next) */
@@ -57,11 +56,16 @@ typedef struct hentry {
     uint8_t flags;
 } hentry;
 
+/* An entry filed in a cell: which entry, and which of its (up to) four cells, k (bit 0: its
+ * second column, bit 1: its second row), as entry * 4 + k; the cell is the entry's. A bucket
+ * mixes cells and levels: tag, the high half of the cell's hash (the bucket is from the low
+ * bits), tells most other cells apart without reading their entries. */
 typedef struct hnode {
-    int64_t cx, cy; /* the cell: a bucket mixes cells and levels */
-    uint32_t entry, next;
-    uint32_t level;
+    uint32_t ek, next, tag;
 } hnode;
+
+#define NODE_ENTRY(ek) ((ek) >> 2)
+#define NODE_K(ek) ((ek) & 3u)
 
 typedef struct hlevel {
     double inv;      /* 1 / its cell side */
@@ -118,8 +122,9 @@ struct sat_hash {
     uint32_t stamp;
     uint64_t next_seq;
     /* result buffers */
-    hkey *keys;
+    hkey *keys; /* a gather's candidates, grown as it finds them */
     size_t keycap;
+    int keys_oom; /* the gather under way could not grow keys */
     uint32_t *ids;
     size_t idcap;
     uint32_t *ended, *added, *updated, *dropped;
@@ -173,14 +178,43 @@ static int64_t cell_of(double v, double inv)
     return (double)t > c ? t - 1 : t;
 }
 
-static size_t bucket_of(const sat_hash *h, uint32_t level, int64_t x, int64_t y)
+/* The hash of cell (x, y) of the level: its low bits pick the bucket, its high half is the
+ * nodes' tag. */
+static uint64_t cell_hash(uint32_t level, int64_t x, int64_t y)
 {
     uint64_t k = (uint64_t)x * 0x9E3779B97F4A7C15u ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Fu ^
                  (uint64_t)level * 0x165667B19E3779F9u;
     k ^= k >> 31;
     k *= 0xBF58476D1CE4E5B9u;
     k ^= k >> 29;
+    return k;
+}
+
+static size_t bucket_of(const sat_hash *h, uint64_t k)
+{
     return (size_t)(k & (h->nbuckets - 1));
+}
+
+static int64_t cell_of(double v, double inv);
+
+/* The first cell (column cx, row cy) of a filed entry, at its level: where its box, as
+ * filed, begins (place() found it so; a box moved within its cells begins in the same). */
+static void entry_cell(const sat_hash *h, const hentry *e, int64_t *cx, int64_t *cy)
+{
+    double inv = h->lv[e->level].inv;
+    *cx = cell_of(e->box.x1, inv);
+    *cy = cell_of(e->box.y1, inv);
+}
+
+/* Whether node ek (with the cell's tag) is in cell (x, y) of the level. */
+static int node_in(const sat_hash *h, uint32_t ek, uint32_t level, int64_t x, int64_t y)
+{
+    const hentry *e = &h->e[NODE_ENTRY(ek)];
+    if (e->level != level)
+        return 0;
+    int64_t cx, cy;
+    entry_cell(h, e, &cx, &cy);
+    return cx + (int64_t)(ek & 1u) == x && cy + (int64_t)(ek >> 1 & 1u) == y;
 }
 
 static int box_overlap(const sat_aabb *a, const sat_aabb *b)
@@ -345,7 +379,7 @@ static int reserve_nodes(sat_hash *h, size_t count)
 }
 
 /* Needs a reserved node. */
-static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t entry)
+static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t ek)
 {
     uint32_t id;
     if (h->nnodefree) {
@@ -355,24 +389,23 @@ static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32
     } else {
         id = (uint32_t)h->nodeused++;
     }
-    size_t b = bucket_of(h, level, cx, cy);
+    uint64_t hk = cell_hash(level, cx, cy);
+    size_t b = bucket_of(h, hk);
     hnode *nd = &h->nodes[id];
-    nd->cx = cx;
-    nd->cy = cy;
-    nd->level = level;
-    nd->entry = entry;
+    nd->ek = ek;
+    nd->tag = (uint32_t)(hk >> 32);
     nd->next = h->heads[b];
     h->heads[b] = id;
     h->nodelive++;
 }
 
-static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t entry)
+static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t ek)
 {
-    uint32_t *link = &h->heads[bucket_of(h, level, cx, cy)];
+    uint32_t *link = &h->heads[bucket_of(h, cell_hash(level, cx, cy))];
     while (*link != SAT_HASH_NONE) {
         uint32_t id = *link;
         const hnode *nd = &h->nodes[id];
-        if (nd->entry == entry && nd->cx == cx && nd->cy == cy && nd->level == level) {
+        if (nd->ek == ek) {
             *link = nd->next;
             h->nodes[id].next = h->nodefree;
             h->nodefree = id;
@@ -388,14 +421,17 @@ static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uin
 static void entry_cells(sat_hash *h, uint32_t i, int add)
 {
     const hentry *e = &h->e[i];
+    int64_t cx0, cy0;
+    entry_cell(h, e, &cx0, &cy0);
     for (int k = 0; k < 4; k++) {
         if ((k & ~e->span) != 0)
             continue; /* a second column or row it does not cover */
-        int64_t cx = e->cx + (k & 1), cy = e->cy + (k >> 1);
+        int64_t cx = cx0 + (k & 1), cy = cy0 + (k >> 1);
+        uint32_t ek = i << 2 | (uint32_t)k;
         if (add)
-            cell_add(h, e->level, cx, cy, i);
+            cell_add(h, e->level, cx, cy, ek);
         else
-            cell_remove(h, e->level, cx, cy, i);
+            cell_remove(h, e->level, cx, cy, ek);
     }
 }
 
@@ -481,8 +517,6 @@ static void file_entry(sat_hash *h, uint32_t i, const placement *p)
     hentry *e = &h->e[i];
     e->box = p->box;
     e->level = (uint16_t)p->level;
-    e->cx = p->cx;
-    e->cy = p->cy;
     e->span = (uint8_t)p->span;
     e->flags |= E_FILED;
     level_add(h, i, p->level);
@@ -514,8 +548,11 @@ int sat_hash_sync(sat_hash *h)
             continue;
         }
         place(h, e->shape, &p);
-        if ((e->flags & E_FILED) && p.level == e->level && p.cx == e->cx && p.cy == e->cy &&
-            p.span == e->span) {
+        int64_t cx = 0, cy = 0;
+        if ((e->flags & E_FILED) && p.level == e->level && p.span == e->span)
+            entry_cell(h, e, &cx, &cy);
+        if ((e->flags & E_FILED) && p.level == e->level && p.span == e->span && p.cx == cx &&
+            p.cy == cy) {
             e->box = p.box; /* moved inside its cells: no hash work */
         } else if (reserve_filing(h, &p)) {
             rc = -1;
@@ -692,7 +729,7 @@ static void compact_order(sat_hash *h)
 
 int sat_hash_reserve(sat_hash *h, uint32_t *handle)
 {
-    if (h->live >= 0x7ffffff0u)
+    if (h->live >= 0x3ffffff0u) /* (a node holds a handle times four) */
         return -1;
     size_t slots = h->nfree ? h->eused : h->eused + 1;
     if (RESERVE(h, e, ecap, slots) || RESERVE(h, order, ordercap, h->norder + 1) ||
@@ -821,8 +858,8 @@ int sat_hash_cells_of(const sat_hash *h, uint32_t handle, int *level, int64_t *x
     if (!(e->flags & E_FILED))
         return 0;
     *level = e->level;
-    *x0 = e->cx, *y0 = e->cy;
-    *x1 = e->cx + (e->span & 1), *y1 = e->cy + (e->span >> 1);
+    entry_cell(h, e, x0, y0);
+    *x1 = *x0 + (e->span & 1), *y1 = *y0 + (e->span >> 1);
     return 1;
 }
 
@@ -856,8 +893,10 @@ int sat_hash_cells(sat_hash *h, int level, const sat_hash_cell **out)
         for (int k = 0; k < 4; k++) {
             if ((k & ~e->span) != 0)
                 continue;
-            h->cells[n].cx = e->cx + (k & 1);
-            h->cells[n].cy = e->cy + (k >> 1);
+            int64_t cx, cy;
+            entry_cell(h, e, &cx, &cy);
+            h->cells[n].cx = cx + (k & 1);
+            h->cells[n].cy = cy + (k >> 1);
             h->cells[n].count = 1;
             n++;
         }
@@ -898,6 +937,10 @@ static double scan_limit(const hlevel *L)
 
 static void key_push(sat_hash *h, size_t *n, uint32_t i)
 {
+    if (*n == h->keycap && RESERVE(h, keys, keycap, *n + 1)) {
+        h->keys_oom = 1;
+        return;
+    }
     h->keys[*n].seq = h->e[i].seq;
     h->keys[*n].handle = i;
     (*n)++;
@@ -908,17 +951,20 @@ static void key_push(sat_hash *h, size_t *n, uint32_t i)
 static void gather_cell(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, const sat_aabb *q,
                         uint32_t stamp, size_t *n)
 {
-    for (uint32_t id = h->heads[bucket_of(h, level, cx, cy)]; id != SAT_HASH_NONE;
+    uint64_t hk = cell_hash(level, cx, cy);
+    uint32_t tag = (uint32_t)(hk >> 32);
+    for (uint32_t id = h->heads[bucket_of(h, hk)]; id != SAT_HASH_NONE;
          id = h->nodes[id].next) {
         const hnode *nd = &h->nodes[id];
-        if (nd->cx != cx || nd->cy != cy || nd->level != level)
+        if (nd->tag != tag || !node_in(h, nd->ek, level, cx, cy))
             continue;
-        hentry *e = &h->e[nd->entry];
+        uint32_t i = NODE_ENTRY(nd->ek);
+        hentry *e = &h->e[i];
         if (e->stamp == stamp)
             continue;
         e->stamp = stamp;
         if (box_overlap(&e->box, q))
-            key_push(h, n, nd->entry);
+            key_push(h, n, i);
     }
 }
 
@@ -935,11 +981,13 @@ static void scan_level(sat_hash *h, const hlevel *L, const sat_aabb *q, uint32_t
     }
 }
 
-/* Makes room for a query's candidates and starts it: its stamp, `self` already met. */
+/* Starts a query: its stamp, `self` already met. Its candidates go to h->keys, which grows
+ * as it finds them (sized for the query, not the hash); keys_oom tells when it could not. */
 static int gather_begin(sat_hash *h, uint32_t self, uint32_t *stamp)
 {
-    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, (size_t)h->live + 1))
+    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, 1))
         return -1;
+    h->keys_oom = 0;
     *stamp = NEXT_COUNT(h, stamp, stamp);
     if (self != SAT_HASH_NONE)
         h->e[self].stamp = *stamp;
@@ -971,7 +1019,7 @@ static int gather_box(sat_hash *h, sat_aabb q, uint32_t self)
     size_t n = 0;
     for (size_t u = 0; u < h->nused; u++)
         gather_box_level(h, h->used[u], &q, stamp, &n);
-    return (int)n;
+    return h->keys_oom ? -1 : (int)n;
 }
 
 /* Sorts h->keys[0, n) by insertion: by insertion sort when short (most queries), by qsort
@@ -1113,7 +1161,7 @@ static int gather_segment(sat_hash *h, sat_vec p1, sat_vec p2)
     size_t n = 0;
     for (size_t u = 0; u < h->nused; u++)
         gather_segment_level(h, h->used[u], p1, p2, &q, stamp, &n);
-    return (int)n;
+    return h->keys_oom ? -1 : (int)n;
 }
 
 int sat_hash_query_segment(sat_hash *h, sat_vec p1, sat_vec p2, const sat_hash_hit **out)
@@ -1400,14 +1448,19 @@ static int step_buckets(sat_hash *h)
             continue;
         for (uint32_t p = head; p != SAT_HASH_NONE; p = h->nodes[p].next) {
             const hnode *np = &h->nodes[p];
+            uint32_t ep = NODE_ENTRY(np->ek), kp = NODE_K(np->ek);
+            const hentry *a = &h->e[ep];
+            int64_t cx, cy;
+            entry_cell(h, a, &cx, &cy);
+            cx += (int64_t)(kp & 1u), cy += (int64_t)(kp >> 1);
             for (uint32_t q = np->next; q != SAT_HASH_NONE; q = h->nodes[q].next) {
                 const hnode *nq = &h->nodes[q];
-                if (nq->cx != np->cx || nq->cy != np->cy || nq->level != np->level)
+                if (nq->tag != np->tag || !node_in(h, nq->ek, a->level, cx, cy))
                     continue;
-                const hentry *a = &h->e[np->entry], *b = &h->e[nq->entry];
-                int64_t fx = a->cx > b->cx ? a->cx : b->cx;
-                int64_t fy = a->cy > b->cy ? a->cy : b->cy;
-                if (fx == np->cx && fy == np->cy && consider(h, np->entry, nq->entry))
+                /* Both cover the cell: it is the first they share when it is the first
+                 * column of one of them, and the first row of one of them. */
+                uint32_t kq = NODE_K(nq->ek);
+                if ((kp & kq) == 0 && consider(h, ep, NODE_ENTRY(nq->ek)))
                     return -1;
             }
         }
@@ -1418,8 +1471,11 @@ static int step_buckets(sat_hash *h)
             uint32_t i = L->ents[j], stamp = NEXT_COUNT(h, stamp, stamp);
             size_t n = 0;
             h->e[i].stamp = stamp;
+            h->keys_oom = 0;
             for (size_t v = u + 1; v < h->nused; v++)
                 gather_box_level(h, h->used[v], &h->e[i].box, stamp, &n);
+            if (h->keys_oom)
+                return -1;
             for (size_t k = 0; k < n; k++)
                 if (consider(h, i, h->keys[k].handle))
                     return -1;
@@ -1437,7 +1493,7 @@ static int step_buckets(sat_hash *h)
 int sat_hash_step(sat_hash *h, sat_hash_delta *out)
 {
     memset(out, 0, sizeof(*out));
-    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, (size_t)h->live + 1))
+    if (sat_hash_sync(h))
         return -1;
     for (size_t q = 0; q < h->nchanged; q++) {
         uint32_t i = h->changed[q];
