@@ -47,9 +47,8 @@ typedef struct hentry {
     uint64_t seq;           /* insertion number, from 1 */
     sat_aabb box;           /* padded bounding box, as filed (its first cell: entry_cell) */
     uint32_t stamp;         /* the last query that met it */
-    uint32_t order;         /* index in h->order; a free slot: the next free one */
-    uint32_t contacts;      /* its first contact (a list through hcontact.next) */
-    uint32_t ncontacts;     /* how many contacts its list holds */
+    uint32_t contacts;      /* its first contact (a list through hcontact.next); a free
+                               slot: the next free one */
     uint32_t lpos;          /* index in its level's list */
     uint16_t level;
     uint8_t span;           /* 1: it covers a second column, 2: a second row */
@@ -96,9 +95,10 @@ struct sat_hash {
     hentry *e;
     size_t ecap, eused; /* slots allocated, slots ever used */
     uint32_t live;
-    uint32_t free_head; /* the free slots, a list through hentry.order */
+    uint32_t free_head; /* the free slots, a list through hentry.contacts */
     size_t nfree;
-    uint32_t *order; /* handles in insertion order, SAT_HASH_NONE where removed */
+    uint32_t *order; /* handles in insertion order; ndead of them stale (removed, their slot
+                        maybe reused by a later entry, which is listed after) */
     size_t norder, ordercap, ndead;
     uint32_t *dirty; /* entries changed since filed; capacity kept >= eused */
     size_t ndirty, dirtycap;
@@ -614,7 +614,6 @@ static void contact_new(sat_hash *h, uint32_t a, uint32_t b, const sat_result *r
         if (head != SAT_HASH_NONE)
             h->c[head].prev[side(&h->c[head], i)] = k;
         h->e[i].contacts = k;
-        h->e[i].ncontacts++;
     }
     h->clive++;
 }
@@ -630,7 +629,6 @@ static void contact_free(sat_hash *h, uint32_t k)
             h->e[i].contacts = nx;
         if (nx != SAT_HASH_NONE)
             h->c[nx].prev[side(&h->c[nx], i)] = pv;
-        h->e[i].ncontacts--;
     }
     c->flags = 0;
     c->next[0] = h->cfree;
@@ -712,18 +710,24 @@ int sat_hash_count(const sat_hash *h)
     return (int)h->live;
 }
 
+/* Drops the stale handles from h->order: a live entry is listed last where it was inserted,
+ * so walking back, the first time a live handle is met is its own listing (E_MARK, which no
+ * step is using, marks it met). */
 static void compact_order(sat_hash *h)
 {
-    size_t k = 0;
-    for (size_t j = 0; j < h->norder; j++) {
+    size_t k = h->norder;
+    for (size_t j = h->norder; j-- > 0;) {
         uint32_t i = h->order[j];
-        if (i == SAT_HASH_NONE)
+        hentry *e = &h->e[i];
+        if (!e->shape || (e->flags & E_MARK))
             continue;
-        h->order[k] = i;
-        h->e[i].order = (uint32_t)k;
-        k++;
+        e->flags |= E_MARK;
+        h->order[--k] = i; /* (k > j: that place was read already) */
     }
-    h->norder = k;
+    h->norder -= k;
+    memmove(h->order, h->order + k, h->norder * sizeof(*h->order));
+    for (size_t j = 0; j < h->norder; j++)
+        h->e[h->order[j]].flags &= (uint8_t)~E_MARK;
     h->ndead = 0;
 }
 
@@ -764,7 +768,7 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
     uint8_t listed = 0;
     if (h->nfree) {
         h->nfree--;
-        h->free_head = e->order;
+        h->free_head = e->contacts;
         listed = e->flags & (E_DIRTY | E_CHANGED);
     } else {
         h->eused++;
@@ -772,7 +776,6 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
     memset(e, 0, sizeof(*e));
     e->shape = s;
     e->seq = h->next_seq++;
-    e->order = (uint32_t)h->norder;
     e->contacts = SAT_HASH_NONE;
     e->flags = (uint8_t)(((flags & SAT_HASH_STATIC) ? E_STATIC : 0) | listed);
     h->order[h->norder++] = i;
@@ -803,12 +806,11 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     if (e->flags & E_FILED)
         unfile_entry(h, i);
     member_unlink(member_of(h, i));
-    h->order[e->order] = SAT_HASH_NONE;
-    h->ndead++;
+    h->ndead++; /* (its listing in h->order is stale) */
     e->shape = NULL;
     e->seq = 0;
     e->flags &= E_DIRTY | E_CHANGED; /* listed still: the lists skip a free slot */
-    e->order = h->free_head;
+    e->contacts = h->free_head;
     h->free_head = i;
     h->nfree++;
     h->live--;
@@ -956,7 +958,10 @@ static void gather_cell(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, con
     for (uint32_t id = h->heads[bucket_of(h, hk)]; id != SAT_HASH_NONE;
          id = h->nodes[id].next) {
         const hnode *nd = &h->nodes[id];
-        if (nd->tag != tag || !node_in(h, nd->ek, level, cx, cy))
+        /* Not checked against the entry's cell: a node of another cell with the same tag
+         * (a chance of 2^-32 a node) brings an entry that passes only when its box overlaps
+         * q, and every such entry is a candidate anyway (q covers one of its cells). */
+        if (nd->tag != tag)
             continue;
         uint32_t i = NODE_ENTRY(nd->ek);
         hentry *e = &h->e[i];
@@ -1392,17 +1397,20 @@ static int finish_step(sat_hash *h, sat_hash_delta *out)
     return 0;
 }
 
-/* The contact of entries i and j, or SAT_HASH_NONE: the shorter of their lists searched. */
+/* The contact of entries i and j, or SAT_HASH_NONE: their two lists walked side by side,
+ * so that the search costs at most twice the shorter. */
 static uint32_t find_contact(const sat_hash *h, uint32_t i, uint32_t j)
 {
-    if (h->e[j].ncontacts < h->e[i].ncontacts) {
-        uint32_t t = i;
-        i = j, j = t;
-    }
-    for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i)) {
-        const hcontact *c = &h->c[k];
+    uint32_t ki = h->e[i].contacts, kj = h->e[j].contacts;
+    while (ki != SAT_HASH_NONE && kj != SAT_HASH_NONE) {
+        const hcontact *c = &h->c[ki];
         if (c->pub.a == j || c->pub.b == j)
-            return k;
+            return ki;
+        c = &h->c[kj];
+        if (c->pub.a == i || c->pub.b == i)
+            return kj;
+        ki = contact_next(h, ki, i);
+        kj = contact_next(h, kj, j);
     }
     return SAT_HASH_NONE;
 }

@@ -245,9 +245,16 @@ static int fill_response(lua_State *L, int r, const sat_result *res, int flip)
 /* Makes the user value's array part hold key `need` (a handle plus one), so that storing a
  * shape there allocates nothing: a table that must grow is copied into a new one made twice
  * as big, which replaces it once it is full. A memory error leaves the old table as it was.
- * (LuaJIT's own growth of a table, when memory runs out halfway, can leave an integer key
- * of its hash part behind the grown array part, out of sight; a shape the core holds would
- * then be lost to Lua: the collector could free it.) */
+ * (LuaJIT's and Lua 5.1 to 5.3's own growth of a table, when memory runs out halfway, can
+ * leave an integer key of its hash part behind the grown array part, out of sight; a shape
+ * the core holds would then be lost to Lua: the collector could free it. Lua 5.4 grows a
+ * table all or nothing, in place: it needs none of this, and makes no garbage.) */
+#if LUA_VERSION_NUM >= 504
+static void reserve_shapes(lua_State *L, lhash *lh, int need)
+{
+    (void)L, (void)lh, (void)need;
+}
+#else
 static void reserve_shapes(lua_State *L, lhash *lh, int need)
 {
     int cap = lh->cap, k, old, t;
@@ -269,6 +276,7 @@ static void reserve_shapes(lua_State *L, lhash *lh, int need)
     lua_pop(L, 1);
     lh->cap = cap;
 }
+#endif
 
 /* hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
  * byHandle, also byHandle[handle] = shape. The shape goes into the user value (and into
