@@ -48,8 +48,9 @@ typedef struct hentry {
     sat_aabb box;           /* padded bounding box, as filed (its first cell: entry_cell) */
     uint32_t stamp;         /* the last query that met it */
     uint32_t contacts;      /* its first contact (a list through hcontact.next); a free
-                               slot: the next free one */
-    uint32_t lpos;          /* index in its level's list */
+                               slot: none (a step walks the lists of the slots listed in
+                               h->changed, free ones too) */
+    uint32_t lpos;          /* index in its level's list; a free slot: the next free one */
     uint16_t level;
     uint8_t span;           /* 1: it covers a second column, 2: a second row */
     uint8_t flags;
@@ -95,7 +96,7 @@ struct sat_hash {
     hentry *e;
     size_t ecap, eused; /* slots allocated, slots ever used */
     uint32_t live;
-    uint32_t free_head; /* the free slots, a list through hentry.contacts */
+    uint32_t free_head; /* the free slots, a list through hentry.lpos */
     size_t nfree;
     uint32_t *order; /* handles in insertion order; ndead of them stale (removed, their slot
                         maybe reused by a later entry, which is listed after) */
@@ -768,7 +769,7 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
     uint8_t listed = 0;
     if (h->nfree) {
         h->nfree--;
-        h->free_head = e->contacts;
+        h->free_head = e->lpos;
         listed = e->flags & (E_DIRTY | E_CHANGED);
     } else {
         h->eused++;
@@ -810,7 +811,7 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     e->shape = NULL;
     e->seq = 0;
     e->flags &= E_DIRTY | E_CHANGED; /* listed still: the lists skip a free slot */
-    e->contacts = h->free_head;
+    e->lpos = h->free_head;
     h->free_head = i;
     h->nfree++;
     h->live--;
