@@ -34,8 +34,9 @@ local MOVE_TYPES = { slide = true, touch = true, cross = true }
 
 -- The sweep buffer hash:sweep fills for move (h_sweep, in the C binding, writes this
 -- layout): slot k of hit i is buf[(i - 1) * HIT_STRIDE + k], hits in the order met, every
--- slot a number (flags 1 or 0).
-local HIT_OTHER = 1       -- the handle of the shape met
+-- slot a number (flags 1 or 0) but the shape met. (A move clears those slots when it ends:
+-- the buffer keeps no shape alive.)
+local HIT_OTHER = 1       -- the shape met
 local HIT_T = 2           -- luacheck: ignore 211 (time of the first touch, in [0, 1]; unread)
 local HIT_MX = 3          -- the move to the first touch (exact; 0 when overlapping)
 local HIT_MY = 4
@@ -445,9 +446,8 @@ local function new(cellSize, wrappers)
   MAX_COORD, RANGE_MESSAGE = hash:limits()
   return setmetatable({
     hash = hash,
-    token = {},          -- shape -> its insertion number (membership)
-    handle = {},         -- shape -> its handle in the hash
-    byHandle = {},       -- handle -> shape
+    token = {},          -- shape -> its insertion number (membership); which handle it
+                         -- has, the hash knows (its own table handle -> shape)
     nextToken = 0,
     byId = {},           -- contact id -> record, for every contact the hash holds
     contacts = {},       -- shape -> { other -> record } for the pairs told
@@ -472,10 +472,8 @@ end
 local function enroll(self, shape, static)
   local t = self.nextToken + 1
   self.nextToken = t
-  local handle = self.handle
   self.token[shape] = t
-  handle[shape] = false
-  handle[shape] = self.hash:add(shape, static, self.byHandle) -- (byHandle[h] = shape too)
+  self.hash:add(shape, static)
   self.changes = self.changes + 1
 end
 
@@ -492,9 +490,6 @@ function World:add(shape, kind)
   local ok, e = pcall(enroll, self, shape, kind == "static")
   if not ok then -- (out of memory) neither the hash nor the world has it: no call needed
     self.token[shape] = nil
-    if self.handle[shape] ~= nil then -- (LuaJIT makes room for a key even to store nil)
-      self.handle[shape] = nil
-    end
     error(e, 2)
   end
   return shape
@@ -515,8 +510,7 @@ function World:remove(shape)
     gone[id] = true -- (for a step reading its delta, should a finalizer remove the shape)
     dropped[i] = nil
   end
-  self.byHandle[self.handle[shape]] = nil
-  self.token[shape], self.handle[shape] = nil, nil
+  self.token[shape] = nil
   self.changes = self.changes + 1
   local contacts = self.contacts
   local mine = contacts[shape]
@@ -749,7 +743,7 @@ end
 -- takes its record back instead). Returns how many were added.
 local function applyDelta(self, st)
   local buf, added, gone = st.delta, st.added, self.scratch.gone
-  local byId, byHandle = self.byId, self.byHandle
+  local byId, token = self.byId, self.token
   clearTable(gone)
   local ne, na, nu = self.hash:step(buf)
   -- (A finalizer run by an allocation below may remove shapes: their contacts are gone.)
@@ -758,10 +752,11 @@ local function applyDelta(self, st)
   end
   local o, nadd = ne, 0
   for _ = 1, na do
-    local id, a, b = buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]]
+    local id, a, b = buf[o + 1], buf[o + 2], buf[o + 3]
+    buf[o + 2], buf[o + 3] = false, false -- (the buffer keeps no shape alive)
     o = o + 3
-    if a == nil or b == nil then -- (left the world since: under LuaJIT's compiler a finalizer
-      endRecord(byId, id)        -- can run between any two statements, past every check)
+    if not (token[a] and token[b]) then -- (left the world since: under LuaJIT's compiler a
+      endRecord(byId, id)               -- finalizer can run between any two statements)
     elseif not gone[id] then
       local rec, made = recordFor(self, id, a, b)
       if gone[id] then -- (making the record ran a finalizer that removed a or b)
@@ -788,7 +783,7 @@ end
 -- and those no longer in contact stay listed for their exits.
 local function resync(self, st)
   local buf, gone = st.delta, self.scratch.gone
-  local byId, byHandle = self.byId, self.byHandle
+  local byId, token = self.byId, self.token
   clearTable(gone)
   self.hash:step(buf) -- (brings the contacts up to date; its delta is not needed)
   local list = {}
@@ -801,8 +796,9 @@ local function resync(self, st)
   clearTable(byId)
   for o = 0, 3 * (self.hash:contacts(buf) - 1), 3 do
     -- (a finalizer run by an allocation here may remove shapes: their contacts are gone)
-    local id, a, b = buf[o + 1], byHandle[buf[o + 2]], byHandle[buf[o + 3]]
-    if a == nil or b == nil then -- (see applyDelta)
+    local id, a, b = buf[o + 1], buf[o + 2], buf[o + 3]
+    buf[o + 2], buf[o + 3] = false, false -- (the buffer keeps no shape alive)
+    if not (token[a] and token[b]) then -- (see applyDelta)
       endRecord(byId, id)
     elseif not gone[id] then
       local rec, made = recordFor(self, id, a, b)
@@ -1012,9 +1008,10 @@ local function releaseMoveState(self, mv)
   for i = 1, mv.nseen do
     seen[i] = false
   end
-  local others = mv.others
-  for i = 1, mv.nothers do
+  local others, buf = mv.others, mv.buf
+  for i = 1, mv.nothers do -- (firstBlock read every sweep's hits: they are all within)
     others[i] = false
+    buf[(i - 1) * HIT_STRIDE + HIT_OTHER] = false
   end
   mv.nseen, mv.npinned, mv.nothers = 0, 0, 0
   mv.shape, mv.filter, mv.cols = false, false, false
@@ -1088,8 +1085,7 @@ end
 -- one) or a shape met has left the world, the sweep is stale: returns false then, for the
 -- move to sweep again (the answers are kept, so each other shape is asked once).
 local function firstBlock(self, mv, n)
-  local buf, byHandle, token, kinds, others = mv.buf, self.byHandle, self.token, mv.kinds,
-    mv.others
+  local buf, token, kinds, others = mv.buf, self.token, mv.kinds, mv.others
   local changes = self.changes
   local asked = false
   if n > mv.nothers then
@@ -1097,7 +1093,7 @@ local function firstBlock(self, mv, n)
   end
   for k = 1, n do
     local o = (k - 1) * HIT_STRIDE
-    local other = byHandle[buf[o + HIT_OTHER]]
+    local other = buf[o + HIT_OTHER]
     if other == nil or not token[other] then
       return false
     end

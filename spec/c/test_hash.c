@@ -1289,6 +1289,52 @@ done:
     free_shapes(s, 3);
 }
 
+/* Removed entries that changed since the last step stay listed (in the dirty and the
+ * changed lists) as free slots until a sync and a step skip them; several such slots at
+ * once, and new entries taking them back, leave every contact right. */
+static void test_hash_step_after_removals(void)
+{
+    sat_hash *h = sat_hash_new(10);
+    /* a chain: each circle overlaps the next */
+    sat_shape *s[6] = {mk_circle(0, 0, 2),  mk_circle(3, 0, 2),   mk_circle(6, 0, 2),
+                       mk_circle(9, 0, 2),  mk_circle(12, 0, 2),  mk_circle(1.5, 3, 2)};
+    uint32_t id[6], k;
+    const uint32_t *dropped, *ids;
+    sat_hash_delta d;
+    if (!h || !all_built(s, 6))
+        goto done;
+    for (k = 0; k < 5; k++)
+        id[k] = add(h, s[k]);
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSURE_EQ_INT(d.nadded, 4);
+    /* C and D changed and re-filed (listed as changed), E changed only (listed as dirty) */
+    sat_shape_move(s[2], 0.25, 0);
+    sat_shape_move(s[3], 0.25, 0);
+    ENSURE_EQ_INT(sat_hash_sync(h), 0);
+    sat_shape_move(s[4], 0.25, 0);
+    ENSURE_EQ_INT(sat_hash_remove(h, id[2], &dropped), 2);
+    ENSURE_EQ_INT(sat_hash_remove(h, id[3], &dropped), 1);
+    ENSURE_EQ_INT(sat_hash_remove(h, id[4], &dropped), 0);
+    ensure_delta(h, 0, 0, "three removed");
+    ENSURE_EQ_INT(sat_hash_contacts(h, &ids), 1); /* A-B only */
+    /* two new entries take the free slots back: F meets A and B, D again meets nothing */
+    sat_shape_move(s[3], 100, 0);
+    k = id[3];
+    id[5] = add(h, s[5]);
+    id[3] = add(h, s[3]);
+    ENSURE(id[5] == id[4] && id[3] == k); /* (the last freed first) */
+    ENSURE_EQ_INT(sat_hash_step(h, &d), 0);
+    ENSUREF(d.nadded == 2 && d.nended == 0, "new ones: added %d, ended %d", d.nadded,
+            d.nended);
+    ENSURE_EQ_INT(sat_hash_contacts(h, &ids), 3);
+    ENSURE_EQ_INT(sat_hash_count(h), 4);
+    ENSURE_EQ_INT(sat_hash_handles(h, &ids), 4);
+    ENSURE(ids[0] == id[0] && ids[1] == id[1] && ids[2] == id[5] && ids[3] == id[3]);
+done:
+    sat_hash_free(h);
+    free_shapes(s, 6);
+}
+
 /* ---- the pair pass ------------------------------------------------------------------- */
 
 /* The core calls a gap within its touch tolerance (1e-12 of the pair's size) touching; the
@@ -2077,6 +2123,7 @@ void run_hash_tests(void)
     RUN_TEST(test_hash_membership);
     RUN_TEST(test_hash_static);
     RUN_TEST(test_hash_step_deltas);
+    RUN_TEST(test_hash_step_after_removals);
     RUN_TEST(test_hash_touching_within_tolerance);
     RUN_TEST(test_hash_step_pair_sharing_many_cells);
     RUN_TEST(test_hash_step_order_and_filter);

@@ -18,41 +18,54 @@
  * bench/world.lua find where the two cost the same). */
 #define SAT_HASH_BUCKET_PASS 2
 
-enum { E_STATIC = 1, E_DIRTY = 2, E_CHANGED = 4, E_FILED = 8 };
+/* E_DIRTY and E_CHANGED: in h->dirty, in h->changed (a removed entry's slot stays listed,
+ * and keeps the flag, until the list is next read); E_DONE: the step pass tested its pairs;
+ * E_MARK: step scratch, in contact with the entry under test. */
+enum { E_STATIC = 1, E_DIRTY = 2, E_CHANGED = 4, E_FILED = 8, E_DONE = 16, E_MARK = 32 };
 enum { C_LIVE = 1, C_PENDING = 2, C_ADDED = 4, C_UPDATED = 8 };
 
 /* A hash's record in a shape's list (sat_shape.members, sat_internal.h): the core walks
- * the list on every change of the shape. Allocated one by one, so that it never moves. */
+ * the list on every change of the shape. Records live in chunks of MEMBER_CHUNK that never
+ * move (the list points into them), the record of handle i at i's place; a record finds its
+ * chunk, and so its hash and handle, from its index in it. */
 typedef struct hmember {
     struct sat_member base; /* first: the list holds &base */
-    sat_hash *hash;
-    uint32_t handle;
+    uint32_t index;         /* in its chunk */
 } hmember;
+
+#define MEMBER_CHUNK_BITS 8
+#define MEMBER_CHUNK (1u << MEMBER_CHUNK_BITS)
+
+typedef struct hchunk {
+    sat_hash *hash;
+    uint32_t first; /* the handle of m[0] */
+    hmember m[MEMBER_CHUNK];
+} hchunk;
 
 typedef struct hentry {
     const sat_shape *shape; /* NULL: a free slot */
-    hmember *member;
     uint64_t seq;           /* insertion number, from 1 */
-    sat_aabb box;           /* padded bounding box, as filed */
-    int64_t cx, cy;         /* its first cell, at its level */
+    sat_aabb box;           /* padded bounding box, as filed (its first cell: entry_cell) */
     uint32_t stamp;         /* the last query that met it */
-    uint32_t order;         /* index in h->order */
-    uint32_t contacts;      /* its first contact (a list through hcontact.next) */
-    uint32_t done;          /* the step pass that tested its pairs */
-    uint32_t mark, mark_contact; /* step scratch: in contact with the entry under test, as */
-    uint32_t lpos;          /* index in its level's list */
-    uint32_t ncontacts;     /* how many contacts its list holds */
-    uint32_t dpos, cpos;    /* index in h->dirty, in h->changed */
+    uint32_t contacts;      /* its first contact (a list through hcontact.next); a free
+                               slot: none (a step walks the lists of the slots listed in
+                               h->changed, free ones too) */
+    uint32_t lpos;          /* index in its level's list; a free slot: the next free one */
     uint16_t level;
     uint8_t span;           /* 1: it covers a second column, 2: a second row */
     uint8_t flags;
 } hentry;
 
+/* An entry filed in a cell: which entry, and which of its (up to) four cells, k (bit 0: its
+ * second column, bit 1: its second row), as entry * 4 + k; the cell is the entry's. A bucket
+ * mixes cells and levels: tag, the high half of the cell's hash (the bucket is from the low
+ * bits), tells most other cells apart without reading their entries. */
 typedef struct hnode {
-    int64_t cx, cy; /* the cell: a bucket mixes cells and levels */
-    uint32_t entry, next;
-    uint32_t level;
+    uint32_t ek, next, tag;
 } hnode;
+
+#define NODE_ENTRY(ek) ((ek) >> 2)
+#define NODE_K(ek) ((ek) & 3u)
 
 typedef struct hlevel {
     double inv;      /* 1 / its cell side */
@@ -83,15 +96,17 @@ struct sat_hash {
     hentry *e;
     size_t ecap, eused; /* slots allocated, slots ever used */
     uint32_t live;
-    uint32_t *free_slots; /* capacity kept >= eused, so removing never allocates */
-    size_t nfree, freecap;
-    uint32_t *order; /* handles in insertion order, SAT_HASH_NONE where removed */
+    uint32_t free_head; /* the free slots, a list through hentry.lpos */
+    size_t nfree;
+    uint32_t *order; /* handles in insertion order; ndead of them stale (removed, their slot
+                        maybe reused by a later entry, which is listed after) */
     size_t norder, ordercap, ndead;
-    uint32_t *dirty; /* entries changed since filed; capacity kept >= live */
+    uint32_t *dirty; /* entries changed since filed; capacity kept >= eused */
     size_t ndirty, dirtycap;
-    uint32_t *changed; /* entries changed since the last step; capacity kept >= live */
+    uint32_t *changed; /* entries changed since the last step; capacity kept >= eused */
     size_t nchanged, changedcap;
-    hmember *spare; /* the next insertion's record, once reserved */
+    hchunk **chunks; /* the shapes' records, MEMBER_CHUNK a chunk */
+    size_t nchunks, chunkcap;
     hlevel *lv; /* levels 0 .. nlv - 1 */
     size_t nlv;
     uint16_t *used; /* the levels holding entries, ascending */
@@ -105,11 +120,12 @@ struct sat_hash {
     hcontact *c;
     size_t ccap, cused, clive, ncfree;
     uint32_t cfree; /* free list through next[0] */
-    uint32_t stamp, pass, mark;
+    uint32_t stamp;
     uint64_t next_seq;
     /* result buffers */
-    hkey *keys;
+    hkey *keys; /* a gather's candidates, grown as it finds them */
     size_t keycap;
+    int keys_oom; /* the gather under way could not grow keys */
     uint32_t *ids;
     size_t idcap;
     uint32_t *ended, *added, *updated, *dropped;
@@ -163,14 +179,43 @@ static int64_t cell_of(double v, double inv)
     return (double)t > c ? t - 1 : t;
 }
 
-static size_t bucket_of(const sat_hash *h, uint32_t level, int64_t x, int64_t y)
+/* The hash of cell (x, y) of the level: its low bits pick the bucket, its high half is the
+ * nodes' tag. */
+static uint64_t cell_hash(uint32_t level, int64_t x, int64_t y)
 {
     uint64_t k = (uint64_t)x * 0x9E3779B97F4A7C15u ^ (uint64_t)y * 0xC2B2AE3D27D4EB4Fu ^
                  (uint64_t)level * 0x165667B19E3779F9u;
     k ^= k >> 31;
     k *= 0xBF58476D1CE4E5B9u;
     k ^= k >> 29;
+    return k;
+}
+
+static size_t bucket_of(const sat_hash *h, uint64_t k)
+{
     return (size_t)(k & (h->nbuckets - 1));
+}
+
+static int64_t cell_of(double v, double inv);
+
+/* The first cell (column cx, row cy) of a filed entry, at its level: where its box, as
+ * filed, begins (place() found it so; a box moved within its cells begins in the same). */
+static void entry_cell(const sat_hash *h, const hentry *e, int64_t *cx, int64_t *cy)
+{
+    double inv = h->lv[e->level].inv;
+    *cx = cell_of(e->box.x1, inv);
+    *cy = cell_of(e->box.y1, inv);
+}
+
+/* Whether node ek (with the cell's tag) is in cell (x, y) of the level. */
+static int node_in(const sat_hash *h, uint32_t ek, uint32_t level, int64_t x, int64_t y)
+{
+    const hentry *e = &h->e[NODE_ENTRY(ek)];
+    if (e->level != level)
+        return 0;
+    int64_t cx, cy;
+    entry_cell(h, e, &cx, &cy);
+    return cx + (int64_t)(ek & 1u) == x && cy + (int64_t)(ek >> 1 & 1u) == y;
 }
 
 static int box_overlap(const sat_aabb *a, const sat_aabb *b)
@@ -220,43 +265,45 @@ static uint32_t next_count(sat_hash *h, uint32_t *counter, size_t field)
 
 /* ---- the shapes' records: change tracking ---------------------------------------------- */
 
-/* Sets the entry's flag and appends it to the list (which has room for every entry), its
- * index there kept in the entry's field pos; nothing when the flag is set already. */
-static void mark(sat_hash *h, uint32_t i, uint8_t flag, uint32_t *list, size_t *n,
-                 size_t pos)
+/* Sets the entry's flag and appends it to the list (which has room for every slot);
+ * nothing when the flag is set already (it is listed). */
+static void mark(sat_hash *h, uint32_t i, uint8_t flag, uint32_t *list, size_t *n)
 {
     hentry *e = &h->e[i];
     if (!(e->flags & flag)) {
         e->flags |= flag;
-        *(uint32_t *)(void *)((char *)e + pos) = (uint32_t)*n;
         list[(*n)++] = i;
     }
 }
 
 static void mark_changed(sat_hash *h, uint32_t i)
 {
-    mark(h, i, E_CHANGED, h->changed, &h->nchanged, offsetof(hentry, cpos));
+    mark(h, i, E_CHANGED, h->changed, &h->nchanged);
 }
 
 static void mark_dirty(sat_hash *h, uint32_t i)
 {
-    mark(h, i, E_DIRTY, h->dirty, &h->ndirty, offsetof(hentry, dpos));
+    mark(h, i, E_DIRTY, h->dirty, &h->ndirty);
+}
+
+static hmember *member_of(const sat_hash *h, uint32_t i)
+{
+    return &h->chunks[i >> MEMBER_CHUNK_BITS]->m[i & (MEMBER_CHUNK - 1)];
+}
+
+static const hchunk *chunk_of(const hmember *hm)
+{
+    const hmember *m0 = hm - hm->index;
+    return (const hchunk *)(const void *)((const char *)m0 - offsetof(hchunk, m));
 }
 
 /* Called by the core on every change of a shape in this hash (sat_internal.h). The lists
  * have room for every entry, so this never allocates. */
 static void member_changed(struct sat_member *m)
 {
-    hmember *hm = (hmember *)(void *)m;
-    mark_dirty(hm->hash, hm->handle);
-}
-
-/* Removes a from the list at list[0, *n), whose entries know their index at pos. */
-static void list_remove(sat_hash *h, uint32_t *list, size_t *n, size_t pos_field, uint32_t pos)
-{
-    uint32_t last = list[--*n];
-    list[pos] = last;
-    *(uint32_t *)(void *)((char *)&h->e[last] + pos_field) = pos;
+    const hmember *hm = (const hmember *)(const void *)m;
+    const hchunk *c = chunk_of(hm);
+    mark_dirty(c->hash, c->first + hm->index);
 }
 
 static void member_unlink(hmember *hm)
@@ -333,7 +380,7 @@ static int reserve_nodes(sat_hash *h, size_t count)
 }
 
 /* Needs a reserved node. */
-static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t entry)
+static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t ek)
 {
     uint32_t id;
     if (h->nnodefree) {
@@ -343,24 +390,23 @@ static void cell_add(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32
     } else {
         id = (uint32_t)h->nodeused++;
     }
-    size_t b = bucket_of(h, level, cx, cy);
+    uint64_t hk = cell_hash(level, cx, cy);
+    size_t b = bucket_of(h, hk);
     hnode *nd = &h->nodes[id];
-    nd->cx = cx;
-    nd->cy = cy;
-    nd->level = level;
-    nd->entry = entry;
+    nd->ek = ek;
+    nd->tag = (uint32_t)(hk >> 32);
     nd->next = h->heads[b];
     h->heads[b] = id;
     h->nodelive++;
 }
 
-static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t entry)
+static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uint32_t ek)
 {
-    uint32_t *link = &h->heads[bucket_of(h, level, cx, cy)];
+    uint32_t *link = &h->heads[bucket_of(h, cell_hash(level, cx, cy))];
     while (*link != SAT_HASH_NONE) {
         uint32_t id = *link;
         const hnode *nd = &h->nodes[id];
-        if (nd->entry == entry && nd->cx == cx && nd->cy == cy && nd->level == level) {
+        if (nd->ek == ek) {
             *link = nd->next;
             h->nodes[id].next = h->nodefree;
             h->nodefree = id;
@@ -376,14 +422,17 @@ static void cell_remove(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, uin
 static void entry_cells(sat_hash *h, uint32_t i, int add)
 {
     const hentry *e = &h->e[i];
+    int64_t cx0, cy0;
+    entry_cell(h, e, &cx0, &cy0);
     for (int k = 0; k < 4; k++) {
         if ((k & ~e->span) != 0)
             continue; /* a second column or row it does not cover */
-        int64_t cx = e->cx + (k & 1), cy = e->cy + (k >> 1);
+        int64_t cx = cx0 + (k & 1), cy = cy0 + (k >> 1);
+        uint32_t ek = i << 2 | (uint32_t)k;
         if (add)
-            cell_add(h, e->level, cx, cy, i);
+            cell_add(h, e->level, cx, cy, ek);
         else
-            cell_remove(h, e->level, cx, cy, i);
+            cell_remove(h, e->level, cx, cy, ek);
     }
 }
 
@@ -469,8 +518,6 @@ static void file_entry(sat_hash *h, uint32_t i, const placement *p)
     hentry *e = &h->e[i];
     e->box = p->box;
     e->level = (uint16_t)p->level;
-    e->cx = p->cx;
-    e->cy = p->cy;
     e->span = (uint8_t)p->span;
     e->flags |= E_FILED;
     level_add(h, i, p->level);
@@ -496,9 +543,17 @@ int sat_hash_sync(sat_hash *h)
         uint32_t i = h->dirty[h->ndirty - 1];
         hentry *e = &h->e[i];
         placement p;
+        if (!e->shape) { /* removed since: its slot is free */
+            h->ndirty--;
+            e->flags &= (uint8_t)~E_DIRTY;
+            continue;
+        }
         place(h, e->shape, &p);
-        if ((e->flags & E_FILED) && p.level == e->level && p.cx == e->cx && p.cy == e->cy &&
-            p.span == e->span) {
+        int64_t cx = 0, cy = 0;
+        if ((e->flags & E_FILED) && p.level == e->level && p.span == e->span)
+            entry_cell(h, e, &cx, &cy);
+        if ((e->flags & E_FILED) && p.level == e->level && p.span == e->span && p.cx == cx &&
+            p.cy == cy) {
             e->box = p.box; /* moved inside its cells: no hash work */
         } else if (reserve_filing(h, &p)) {
             rc = -1;
@@ -560,7 +615,6 @@ static void contact_new(sat_hash *h, uint32_t a, uint32_t b, const sat_result *r
         if (head != SAT_HASH_NONE)
             h->c[head].prev[side(&h->c[head], i)] = k;
         h->e[i].contacts = k;
-        h->e[i].ncontacts++;
     }
     h->clive++;
 }
@@ -576,7 +630,6 @@ static void contact_free(sat_hash *h, uint32_t k)
             h->e[i].contacts = nx;
         if (nx != SAT_HASH_NONE)
             h->c[nx].prev[side(&h->c[nx], i)] = pv;
-        h->e[i].ncontacts--;
     }
     c->flags = 0;
     c->next[0] = h->cfree;
@@ -607,6 +660,7 @@ sat_hash *sat_hash_new(double cell_size)
         h->heads[b] = SAT_HASH_NONE;
     h->nodefree = SAT_HASH_NONE;
     h->cfree = SAT_HASH_NONE;
+    h->free_head = SAT_HASH_NONE;
     h->next_seq = 1;
     return h;
 }
@@ -615,18 +669,16 @@ void sat_hash_free(sat_hash *h)
 {
     if (!h)
         return;
-    for (size_t i = 0; i < h->eused; i++) {
-        if (h->e[i].shape) {
-            member_unlink(h->e[i].member);
-            free(h->e[i].member);
-        }
-    }
+    for (size_t i = 0; i < h->eused; i++)
+        if (h->e[i].shape)
+            member_unlink(member_of(h, (uint32_t)i));
+    for (size_t k = 0; k < h->nchunks; k++)
+        free(h->chunks[k]);
+    free(h->chunks);
     for (size_t k = 0; k < h->nlv; k++)
         free(h->lv[k].ents);
     free(h->lv);
-    free(h->spare);
     free(h->e);
-    free(h->free_slots);
     free(h->order);
     free(h->dirty);
     free(h->changed);
@@ -659,34 +711,49 @@ int sat_hash_count(const sat_hash *h)
     return (int)h->live;
 }
 
+/* Drops the stale handles from h->order: a live entry is listed last where it was inserted,
+ * so walking back, the first time a live handle is met is its own listing (E_MARK, which no
+ * step is using, marks it met). */
 static void compact_order(sat_hash *h)
 {
-    size_t k = 0;
-    for (size_t j = 0; j < h->norder; j++) {
+    size_t k = h->norder;
+    for (size_t j = h->norder; j-- > 0;) {
         uint32_t i = h->order[j];
-        if (i == SAT_HASH_NONE)
+        hentry *e = &h->e[i];
+        if (!e->shape || (e->flags & E_MARK))
             continue;
-        h->order[k] = i;
-        h->e[i].order = (uint32_t)k;
-        k++;
+        e->flags |= E_MARK;
+        h->order[--k] = i; /* (k > j: that place was read already) */
     }
-    h->norder = k;
+    h->norder -= k;
+    memmove(h->order, h->order + k, h->norder * sizeof(*h->order));
+    for (size_t j = 0; j < h->norder; j++)
+        h->e[h->order[j]].flags &= (uint8_t)~E_MARK;
     h->ndead = 0;
 }
 
 int sat_hash_reserve(sat_hash *h, uint32_t *handle)
 {
-    if (h->live >= 0x7ffffff0u)
+    if (h->live >= 0x3ffffff0u) /* (a node holds a handle times four) */
         return -1;
     size_t slots = h->nfree ? h->eused : h->eused + 1;
-    if (RESERVE(h, e, ecap, slots) || RESERVE(h, free_slots, freecap, slots) ||
-        RESERVE(h, order, ordercap, h->norder + 1) ||
-        RESERVE(h, dirty, dirtycap, (size_t)h->live + 1) ||
-        RESERVE(h, changed, changedcap, (size_t)h->live + 1))
+    if (RESERVE(h, e, ecap, slots) || RESERVE(h, order, ordercap, h->norder + 1) ||
+        RESERVE(h, dirty, dirtycap, slots) || RESERVE(h, changed, changedcap, slots))
         return -1;
-    if (!h->spare && !(h->spare = malloc(sizeof(*h->spare))))
-        return -1;
-    *handle = h->nfree ? h->free_slots[h->nfree - 1] : (uint32_t)h->eused;
+    size_t nchunks = (slots + MEMBER_CHUNK - 1) >> MEMBER_CHUNK_BITS;
+    if (nchunks > h->nchunks) {
+        if (RESERVE(h, chunks, chunkcap, nchunks))
+            return -1;
+        hchunk *c = malloc(sizeof(*c));
+        if (!c)
+            return -1;
+        c->hash = h;
+        c->first = (uint32_t)(h->nchunks << MEMBER_CHUNK_BITS);
+        for (uint32_t k = 0; k < MEMBER_CHUNK; k++)
+            c->m[k].index = k;
+        h->chunks[h->nchunks++] = c;
+    }
+    *handle = h->nfree ? h->free_head : (uint32_t)h->eused;
     return 0;
 }
 
@@ -697,31 +764,31 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
     uint32_t i;
     if (sat_hash_reserve(h, &i))
         return -1;
-    if (h->nfree)
-        h->nfree--;
-    else
-        h->eused++;
     hentry *e = &h->e[i];
+    /* a slot still listed in h->dirty or h->changed stays so (and keeps the flag) */
+    uint8_t listed = 0;
+    if (h->nfree) {
+        h->nfree--;
+        h->free_head = e->lpos;
+        listed = e->flags & (E_DIRTY | E_CHANGED);
+    } else {
+        h->eused++;
+    }
     memset(e, 0, sizeof(*e));
     e->shape = s;
     e->seq = h->next_seq++;
-    e->order = (uint32_t)h->norder;
     e->contacts = SAT_HASH_NONE;
-    e->flags = (flags & SAT_HASH_STATIC) ? E_STATIC : 0;
+    e->flags = (uint8_t)(((flags & SAT_HASH_STATIC) ? E_STATIC : 0) | listed);
     h->order[h->norder++] = i;
     h->live++;
-    hmember *hm = h->spare;
+    hmember *hm = member_of(h, i);
     struct sat_member *m = &hm->base;
-    h->spare = NULL;
-    hm->hash = h;
-    hm->handle = i;
     m->changed = member_changed;
     m->next = s->members;
     m->link = &s->members;
     if (m->next)
         m->next->link = &m->next;
     s->members = m;
-    e->member = hm;
     mark_dirty(h, i);
     *handle = i;
     return 0;
@@ -739,22 +806,14 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     }
     if (e->flags & E_FILED)
         unfile_entry(h, i);
-    if (e->flags & E_DIRTY)
-        list_remove(h, h->dirty, &h->ndirty, offsetof(hentry, dpos), e->dpos);
-    if (e->flags & E_CHANGED)
-        list_remove(h, h->changed, &h->nchanged, offsetof(hentry, cpos), e->cpos);
-    member_unlink(e->member);
-    if (h->spare)
-        free(e->member);
-    else
-        h->spare = e->member;
-    h->order[e->order] = SAT_HASH_NONE;
-    h->ndead++;
+    member_unlink(member_of(h, i));
+    h->ndead++; /* (its listing in h->order is stale) */
     e->shape = NULL;
-    e->member = NULL;
     e->seq = 0;
-    e->flags = 0;
-    h->free_slots[h->nfree++] = i;
+    e->flags &= E_DIRTY | E_CHANGED; /* listed still: the lists skip a free slot */
+    e->lpos = h->free_head;
+    h->free_head = i;
+    h->nfree++;
     h->live--;
     if (h->ndead > 32 && h->ndead > h->live)
         compact_order(h);
@@ -765,9 +824,12 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
 uint32_t sat_hash_find(const sat_hash *h, const sat_shape *s)
 {
     for (const struct sat_member *m = s->members; m; m = m->next) {
-        const hmember *hm = (const hmember *)(const void *)m;
-        if (m->changed == member_changed && hm->hash == h)
-            return hm->handle;
+        if (m->changed == member_changed) {
+            const hmember *hm = (const hmember *)(const void *)m;
+            const hchunk *c = chunk_of(hm);
+            if (c->hash == h)
+                return c->first + hm->index;
+        }
     }
     return SAT_HASH_NONE;
 }
@@ -799,8 +861,8 @@ int sat_hash_cells_of(const sat_hash *h, uint32_t handle, int *level, int64_t *x
     if (!(e->flags & E_FILED))
         return 0;
     *level = e->level;
-    *x0 = e->cx, *y0 = e->cy;
-    *x1 = e->cx + (e->span & 1), *y1 = e->cy + (e->span >> 1);
+    entry_cell(h, e, x0, y0);
+    *x1 = *x0 + (e->span & 1), *y1 = *y0 + (e->span >> 1);
     return 1;
 }
 
@@ -834,8 +896,10 @@ int sat_hash_cells(sat_hash *h, int level, const sat_hash_cell **out)
         for (int k = 0; k < 4; k++) {
             if ((k & ~e->span) != 0)
                 continue;
-            h->cells[n].cx = e->cx + (k & 1);
-            h->cells[n].cy = e->cy + (k >> 1);
+            int64_t cx, cy;
+            entry_cell(h, e, &cx, &cy);
+            h->cells[n].cx = cx + (k & 1);
+            h->cells[n].cy = cy + (k >> 1);
             h->cells[n].count = 1;
             n++;
         }
@@ -876,6 +940,10 @@ static double scan_limit(const hlevel *L)
 
 static void key_push(sat_hash *h, size_t *n, uint32_t i)
 {
+    if (*n == h->keycap && RESERVE(h, keys, keycap, *n + 1)) {
+        h->keys_oom = 1;
+        return;
+    }
     h->keys[*n].seq = h->e[i].seq;
     h->keys[*n].handle = i;
     (*n)++;
@@ -886,17 +954,23 @@ static void key_push(sat_hash *h, size_t *n, uint32_t i)
 static void gather_cell(sat_hash *h, uint32_t level, int64_t cx, int64_t cy, const sat_aabb *q,
                         uint32_t stamp, size_t *n)
 {
-    for (uint32_t id = h->heads[bucket_of(h, level, cx, cy)]; id != SAT_HASH_NONE;
+    uint64_t hk = cell_hash(level, cx, cy);
+    uint32_t tag = (uint32_t)(hk >> 32);
+    for (uint32_t id = h->heads[bucket_of(h, hk)]; id != SAT_HASH_NONE;
          id = h->nodes[id].next) {
         const hnode *nd = &h->nodes[id];
-        if (nd->cx != cx || nd->cy != cy || nd->level != level)
+        /* Not checked against the entry's cell: a node of another cell with the same tag
+         * (a chance of 2^-32 a node) brings an entry that passes only when its box overlaps
+         * q, and every such entry is a candidate anyway (q covers one of its cells). */
+        if (nd->tag != tag)
             continue;
-        hentry *e = &h->e[nd->entry];
+        uint32_t i = NODE_ENTRY(nd->ek);
+        hentry *e = &h->e[i];
         if (e->stamp == stamp)
             continue;
         e->stamp = stamp;
         if (box_overlap(&e->box, q))
-            key_push(h, n, nd->entry);
+            key_push(h, n, i);
     }
 }
 
@@ -913,11 +987,13 @@ static void scan_level(sat_hash *h, const hlevel *L, const sat_aabb *q, uint32_t
     }
 }
 
-/* Makes room for a query's candidates and starts it: its stamp, `self` already met. */
+/* Starts a query: its stamp, `self` already met. Its candidates go to h->keys, which grows
+ * as it finds them (sized for the query, not the hash); keys_oom tells when it could not. */
 static int gather_begin(sat_hash *h, uint32_t self, uint32_t *stamp)
 {
-    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, (size_t)h->live + 1))
+    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, 1))
         return -1;
+    h->keys_oom = 0;
     *stamp = NEXT_COUNT(h, stamp, stamp);
     if (self != SAT_HASH_NONE)
         h->e[self].stamp = *stamp;
@@ -949,7 +1025,7 @@ static int gather_box(sat_hash *h, sat_aabb q, uint32_t self)
     size_t n = 0;
     for (size_t u = 0; u < h->nused; u++)
         gather_box_level(h, h->used[u], &q, stamp, &n);
-    return (int)n;
+    return h->keys_oom ? -1 : (int)n;
 }
 
 /* Sorts h->keys[0, n) by insertion: by insertion sort when short (most queries), by qsort
@@ -1091,7 +1167,7 @@ static int gather_segment(sat_hash *h, sat_vec p1, sat_vec p2)
     size_t n = 0;
     for (size_t u = 0; u < h->nused; u++)
         gather_segment_level(h, h->used[u], p1, p2, &q, stamp, &n);
-    return (int)n;
+    return h->keys_oom ? -1 : (int)n;
 }
 
 int sat_hash_query_segment(sat_hash *h, sat_vec p1, sat_vec p2, const sat_hash_hit **out)
@@ -1203,25 +1279,35 @@ int sat_hash_collisions(sat_hash *h, const sat_shape *s, uint32_t self, int filt
 
 /* ---- the step -------------------------------------------------------------------------- */
 
-/* Tests the pairs of changed entry i with its neighbours, except those with an entry this
- * pass already tested: a contact found again is updated, a new one added. */
-static int test_changed(sat_hash *h, uint32_t i, uint32_t pass)
+static uint32_t find_contact(const sat_hash *h, uint32_t i, uint32_t j);
+
+/* Sets (on != 0) or clears E_MARK on every entry in contact with i. */
+static void mark_partners(sat_hash *h, uint32_t i, int on)
 {
-    uint32_t mark = NEXT_COUNT(h, mark, mark);
     for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i)) {
         const hcontact *c = &h->c[k];
         hentry *o = &h->e[c->pub.a == i ? c->pub.b : c->pub.a];
-        o->mark = mark;
-        o->mark_contact = k;
+        o->flags = (uint8_t)(on ? o->flags | E_MARK : o->flags & ~E_MARK);
     }
+}
+
+/* Tests the pairs of changed entry i with its neighbours, except those with an entry this
+ * pass already tested (E_DONE): a contact found again (E_MARK) is updated, a new one added. */
+static int test_changed(sat_hash *h, uint32_t i)
+{
+    if (!h->e[i].shape)
+        return 0; /* removed since it changed: its slot is free */
+    mark_partners(h, i, 1);
     int n = gather_box(h, h->e[i].box, i);
-    if (n < 0 || reserve_contacts(h, (size_t)n))
+    if (n < 0 || reserve_contacts(h, (size_t)n)) {
+        mark_partners(h, i, 0);
         return -1;
+    }
     const hentry *e = &h->e[i];
     for (int j = 0; j < n; j++) {
         uint32_t o = h->keys[j].handle;
         const hentry *eo = &h->e[o];
-        if (eo->done == pass || (e->flags & eo->flags & E_STATIC) ||
+        if ((eo->flags & E_DONE) || (e->flags & eo->flags & E_STATIC) ||
             !accepts(e->shape, eo->shape))
             continue;
         uint32_t a = i, b = o;
@@ -1230,15 +1316,16 @@ static int test_changed(sat_hash *h, uint32_t i, uint32_t pass)
         sat_result r;
         if (!sat_collide(h->e[a].shape, h->e[b].shape, &r))
             continue;
-        if (eo->mark == mark) {
-            hcontact *c = &h->c[eo->mark_contact];
+        if (eo->flags & E_MARK) {
+            hcontact *c = &h->c[find_contact(h, i, o)];
             c->pub.result = r;
             c->flags = (c->flags & ~(uint32_t)C_PENDING) | C_UPDATED;
         } else {
             contact_new(h, a, b, &r);
         }
     }
-    h->e[i].done = pass;
+    mark_partners(h, i, 0);
+    h->e[i].flags |= E_DONE;
     return 0;
 }
 
@@ -1298,7 +1385,7 @@ static int finish_step(sat_hash *h, sat_hash_delta *out)
             }
             k = next;
         }
-        h->e[i].flags &= (uint8_t)~E_CHANGED;
+        h->e[i].flags &= (uint8_t)~(E_CHANGED | E_DONE);
     }
     h->nchanged = 0;
     sort_contacts(h, h->added, na); /* (room reserved above: cannot fail) */
@@ -1311,17 +1398,20 @@ static int finish_step(sat_hash *h, sat_hash_delta *out)
     return 0;
 }
 
-/* The contact of entries i and j, or SAT_HASH_NONE: the shorter of their lists searched. */
+/* The contact of entries i and j, or SAT_HASH_NONE: their two lists walked side by side,
+ * so that the search costs at most twice the shorter. */
 static uint32_t find_contact(const sat_hash *h, uint32_t i, uint32_t j)
 {
-    if (h->e[j].ncontacts < h->e[i].ncontacts) {
-        uint32_t t = i;
-        i = j, j = t;
-    }
-    for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i)) {
-        const hcontact *c = &h->c[k];
+    uint32_t ki = h->e[i].contacts, kj = h->e[j].contacts;
+    while (ki != SAT_HASH_NONE && kj != SAT_HASH_NONE) {
+        const hcontact *c = &h->c[ki];
         if (c->pub.a == j || c->pub.b == j)
-            return k;
+            return ki;
+        c = &h->c[kj];
+        if (c->pub.a == i || c->pub.b == i)
+            return kj;
+        ki = contact_next(h, ki, i);
+        kj = contact_next(h, kj, j);
     }
     return SAT_HASH_NONE;
 }
@@ -1367,14 +1457,19 @@ static int step_buckets(sat_hash *h)
             continue;
         for (uint32_t p = head; p != SAT_HASH_NONE; p = h->nodes[p].next) {
             const hnode *np = &h->nodes[p];
+            uint32_t ep = NODE_ENTRY(np->ek), kp = NODE_K(np->ek);
+            const hentry *a = &h->e[ep];
+            int64_t cx, cy;
+            entry_cell(h, a, &cx, &cy);
+            cx += (int64_t)(kp & 1u), cy += (int64_t)(kp >> 1);
             for (uint32_t q = np->next; q != SAT_HASH_NONE; q = h->nodes[q].next) {
                 const hnode *nq = &h->nodes[q];
-                if (nq->cx != np->cx || nq->cy != np->cy || nq->level != np->level)
+                if (nq->tag != np->tag || !node_in(h, nq->ek, a->level, cx, cy))
                     continue;
-                const hentry *a = &h->e[np->entry], *b = &h->e[nq->entry];
-                int64_t fx = a->cx > b->cx ? a->cx : b->cx;
-                int64_t fy = a->cy > b->cy ? a->cy : b->cy;
-                if (fx == np->cx && fy == np->cy && consider(h, np->entry, nq->entry))
+                /* Both cover the cell: it is the first they share when it is the first
+                 * column of one of them, and the first row of one of them. */
+                uint32_t kq = NODE_K(nq->ek);
+                if ((kp & kq) == 0 && consider(h, ep, NODE_ENTRY(nq->ek)))
                     return -1;
             }
         }
@@ -1385,8 +1480,11 @@ static int step_buckets(sat_hash *h)
             uint32_t i = L->ents[j], stamp = NEXT_COUNT(h, stamp, stamp);
             size_t n = 0;
             h->e[i].stamp = stamp;
+            h->keys_oom = 0;
             for (size_t v = u + 1; v < h->nused; v++)
                 gather_box_level(h, h->used[v], &h->e[i].box, stamp, &n);
+            if (h->keys_oom)
+                return -1;
             for (size_t k = 0; k < n; k++)
                 if (consider(h, i, h->keys[k].handle))
                     return -1;
@@ -1404,11 +1502,11 @@ static int step_buckets(sat_hash *h)
 int sat_hash_step(sat_hash *h, sat_hash_delta *out)
 {
     memset(out, 0, sizeof(*out));
-    if (sat_hash_sync(h) || RESERVE(h, keys, keycap, (size_t)h->live + 1))
+    if (sat_hash_sync(h))
         return -1;
-    uint32_t pass = NEXT_COUNT(h, pass, done);
     for (size_t q = 0; q < h->nchanged; q++) {
         uint32_t i = h->changed[q];
+        h->e[i].flags &= (uint8_t)~E_DONE; /* (left by a pass that ran out of memory) */
         for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = contact_next(h, k, i))
             h->c[k].flags |= C_PENDING;
     }
@@ -1417,7 +1515,7 @@ int sat_hash_step(sat_hash *h, sat_hash_delta *out)
             return -1;
     } else {
         for (size_t q = 0; q < h->nchanged; q++)
-            if (test_changed(h, h->changed[q], pass))
+            if (test_changed(h, h->changed[q]))
                 return -1;
     }
     return finish_step(h, out);

@@ -23,6 +23,7 @@
  * set does not). When what it made turns out too few, or a finalizer took some away, it
  * makes more and runs the query again.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 
 typedef struct lhash {
     sat_hash *h;
+    int cap; /* the user value's array part holds handles 1..cap */
 } lhash;
 
 static lhash *check_hash(lua_State *L)
@@ -240,6 +242,42 @@ static int fill_response(lua_State *L, int r, const sat_result *res, int flip)
 
 /* ---- membership ----------------------------------------------------------------------------- */
 
+/* Makes the user value's array part hold key `need` (a handle plus one), so that storing a
+ * shape there allocates nothing: a table that must grow is copied into a new one made twice
+ * as big, which replaces it once it is full. A memory error leaves the old table as it was.
+ * (LuaJIT's and Lua 5.1 to 5.3's own growth of a table, when memory runs out halfway, can
+ * leave an integer key of its hash part behind the grown array part, out of sight; a shape
+ * the core holds would then be lost to Lua: the collector could free it. Lua 5.4 grows a
+ * table all or nothing, in place: it needs none of this, and makes no garbage.) */
+#if LUA_VERSION_NUM >= 504
+static void reserve_shapes(lua_State *L, lhash *lh, int need)
+{
+    (void)L, (void)lh, (void)need;
+}
+#else
+static void reserve_shapes(lua_State *L, lhash *lh, int need)
+{
+    int cap = lh->cap, k, old, t;
+    if (need <= cap)
+        return;
+    if (cap > INT_MAX / 2)
+        nomem(L);
+    cap = cap < 16 ? 16 : 2 * cap;
+    while (cap < need)
+        cap *= 2;
+    old = push_shapes(L);
+    lua_createtable(L, cap, 2);
+    t = lua_gettop(L);
+    for (k = POOL_RESPONSES; k <= lh->cap; k++) {
+        lua_rawgeti(L, old, k);
+        lua_rawseti(L, t, k);
+    }
+    sat_setuservalue(L, 1);
+    lua_pop(L, 1);
+    lh->cap = cap;
+}
+#endif
+
 /* hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
  * byHandle, also byHandle[handle] = shape. The shape goes into the user value (and into
  * byHandle) before the core holds it, with the core's room reserved first: a memory error
@@ -261,6 +299,7 @@ static int h_add(lua_State *L)
     lua_settop(L, 4);
     if (sat_hash_reserve(lh->h, &handle))
         return nomem(L);
+    reserve_shapes(L, lh, (int)handle + 1);
     push_shapes(L);
     lua_pushvalue(L, 2);
     lua_rawseti(L, 5, (int)handle + 1);
@@ -513,35 +552,46 @@ static int h_collisions(lua_State *L)
 
 /* ---- the step --------------------------------------------------------------------------------- */
 
+/* Writes the triple (id, a, b) of contact id into buf at o + 1..3: its id (from 1) and its
+ * two shapes (a added first), from the user value at shapes. */
+static void put_contact(lua_State *L, lhash *lh, int buf, int shapes, uint32_t id, int o)
+{
+    const sat_hash_contact *c = sat_hash_contact_of(lh->h, id);
+    lua_pushinteger(L, (lua_Integer)id + 1);
+    lua_rawseti(L, buf, o + 1);
+    lua_rawgeti(L, shapes, (int)c->a + 1);
+    lua_rawseti(L, buf, o + 2);
+    lua_rawgeti(L, shapes, (int)c->b + 1);
+    lua_rawseti(L, buf, o + 3);
+}
+
 /* hash:step(buf) -> ended, added, updated: what changed in the contacts, as contact ids in
  * buf: buf[1..ended] the contacts that ended; then `added` triples (id, a, b), the new
- * contacts in pair order with their shapes' handles (a added first); then `updated` ids,
- * the contacts re-tested. hash:fill reads a contact's result. */
+ * contacts in pair order with their shapes (a added first); then `updated` ids, the
+ * contacts re-tested; what buf held past them removed. hash:fill reads a contact's result.
+ * (The world clears the shapes from buf as it reads them: buf keeps no shape alive.) */
 static int h_step(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_hash_delta d;
-    int k, o = 0;
+    int k, o = 0, shapes;
     luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
     if (sat_hash_step(lh->h, &d))
         return nomem(L);
+    shapes = push_shapes(L);
     for (k = 0; k < d.nended; k++) {
         lua_pushinteger(L, (lua_Integer)d.ended[k] + 1);
         lua_rawseti(L, 2, ++o);
     }
-    for (k = 0; k < d.nadded; k++) {
-        const sat_hash_contact *c = sat_hash_contact_of(lh->h, d.added[k]);
-        lua_pushinteger(L, (lua_Integer)d.added[k] + 1);
-        lua_rawseti(L, 2, ++o);
-        lua_pushinteger(L, (lua_Integer)c->a + 1);
-        lua_rawseti(L, 2, ++o);
-        lua_pushinteger(L, (lua_Integer)c->b + 1);
-        lua_rawseti(L, 2, ++o);
-    }
+    for (k = 0; k < d.nadded; k++, o += 3)
+        put_contact(L, lh, 2, shapes, d.added[k], o);
     for (k = 0; k < d.nupdated; k++) {
         lua_pushinteger(L, (lua_Integer)d.updated[k] + 1);
         lua_rawseti(L, 2, ++o);
     }
+    lua_pop(L, 1);
+    trim(L, 2, o);
     lua_pushinteger(L, d.nended);
     lua_pushinteger(L, d.nadded);
     lua_pushinteger(L, d.nupdated);
@@ -549,25 +599,23 @@ static int h_step(lua_State *L)
 }
 
 /* hash:contacts(buf) -> n: every contact of the last step in pair order, as triples (id,
- * a, b) in buf (a added first); for a world that lost track of a step's delta. */
+ * a, b) in buf (a added first, shapes as in hash:step), what buf held past them removed; for
+ * a world that lost track of a step's delta. */
 static int h_contacts(lua_State *L)
 {
     lhash *lh = check_hash(L);
     const uint32_t *ids;
-    int n, k, o = 0;
+    int n, k, shapes;
     luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
     n = sat_hash_contacts(lh->h, &ids);
     if (n < 0)
         return nomem(L);
-    for (k = 0; k < n; k++) {
-        const sat_hash_contact *c = sat_hash_contact_of(lh->h, ids[k]);
-        lua_pushinteger(L, (lua_Integer)ids[k] + 1);
-        lua_rawseti(L, 2, ++o);
-        lua_pushinteger(L, (lua_Integer)c->a + 1);
-        lua_rawseti(L, 2, ++o);
-        lua_pushinteger(L, (lua_Integer)c->b + 1);
-        lua_rawseti(L, 2, ++o);
-    }
+    shapes = push_shapes(L);
+    for (k = 0; k < n; k++)
+        put_contact(L, lh, 2, shapes, ids[k], 3 * k);
+    lua_pop(L, 1);
+    trim(L, 2, 3 * n);
     lua_pushinteger(L, n);
     return 1;
 }
@@ -625,7 +673,7 @@ static int h_response(lua_State *L)
 /* hash:sweep's buffer: HIT_STRIDE numbers per hit, hit k (from 0) at k * HIT_STRIDE + the
  * offsets below. lua/sat/world.lua reads it under the same names. Flags are 1 or 0. */
 enum {
-    HIT_OTHER = 1,       /* the handle of the shape met */
+    HIT_OTHER = 1,       /* the shape met */
     HIT_T = 2,           /* when, in [0, 1] of the motion */
     HIT_MX = 3,          /* the move to the first touch */
     HIT_MY = 4,
@@ -646,25 +694,28 @@ static void set_slot(lua_State *L, int buf, int slot, double v)
 
 /* hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written
  * into buf (sorted by t, distance, insertion; category and mask filtered; none static when
- * the shape is static). */
+ * the shape is static). The caller clears the shapes from buf when done with them. */
 static int h_sweep(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_shape *s = lsat_checkshape(L, 2);
     const sat_hash_sweep_hit *hits;
     sat_vec v;
-    int n, k;
+    int n, k, shapes;
     v.x = lsat_checkfinite(L, 3);
     v.y = lsat_checkfinite(L, 4);
     luaL_checktype(L, 5, LUA_TTABLE);
+    lua_settop(L, 5);
     n = sat_hash_sweep(lh->h, s, sat_hash_find(lh->h, s), v, 1, &hits);
     if (n < 0)
         return nomem(L);
+    shapes = push_shapes(L);
     for (k = 0; k < n; k++) {
         const sat_sweep_hit *hit = &hits[k].hit;
         const sat_result *r = &hit->result;
         int o = k * HIT_STRIDE;
-        set_slot(L, 5, o + HIT_OTHER, (double)hits[k].handle + 1);
+        lua_rawgeti(L, shapes, (int)hits[k].handle + 1);
+        lua_rawseti(L, 5, o + HIT_OTHER);
         set_slot(L, 5, o + HIT_T, hit->t);
         set_slot(L, 5, o + HIT_MX, hit->move.x);
         set_slot(L, 5, o + HIT_MY, hit->move.y);
@@ -675,6 +726,7 @@ static int h_sweep(lua_State *L)
         set_slot(L, 5, o + HIT_AINB, r->a_in_b ? 1 : 0);
         set_slot(L, 5, o + HIT_BINA, r->b_in_a ? 1 : 0);
     }
+    lua_pop(L, 1);
     lua_pushinteger(L, n);
     return 1;
 }
@@ -758,6 +810,7 @@ static int l_new_hash(lua_State *L)
                   "cell size must be between 1e-100 and 1e150");
     lh = (lhash *)sat_newuserdata_uv(L, sizeof *lh);
     lh->h = NULL;
+    lh->cap = 0;
     lua_pushvalue(L, lua_upvalueindex(LSAT_UV_HASHMT));
     lua_setmetatable(L, -2);
     lua_newtable(L);
