@@ -379,7 +379,7 @@ if heap() then
   end
   luaInHeap = heap() - h0 >= 2 ^ 20
 end
-local function bytesPer(make)
+local function bytesPer(make, after)
   local keep = {} -- luacheck: ignore 241 (filled only: keeps the shapes alive)
   for i = 1, MEM_N do
     keep[i] = false -- the array part grown before the measure
@@ -389,6 +389,9 @@ local function bytesPer(make)
     h0 = heap()
     for i = 1, MEM_N do
       keep[i] = make(i)
+    end
+    if after then
+      after()
     end
     h0 = h0 and heap() - h0
   end)
@@ -408,3 +411,8 @@ local level = sat.world(64)
 lib.emit("mem.box_in_world", bytesPer(function(i)
   return level:add(sat.box(i % 200 * 16, math.floor(i / 200) * 16, 16, 16), "static")
 end), "bytes")
+-- the same once the world has filed them in its cells (its first query or step does)
+local filed = sat.world(64)
+lib.emit("mem.box_in_world_filed", bytesPer(function(i)
+  return filed:add(sat.box(i % 200 * 16, math.floor(i / 200) * 16, 16, 16), "static")
+end, function() filed:queryPoint(-1000, -1000) end), "bytes")
