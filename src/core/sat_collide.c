@@ -1470,22 +1470,37 @@ static void crossing_candidates(search *sr, const piece *pa, int na, const piece
     }
 }
 
-/* Part i's box about its position: kept in a compound's table, derived for a shape that is
- * its own part. */
+/* The boxes of a shape's parts about their positions: a compound's kept in its table, and
+ * a shape that is its own part has its box derived once, when the boxes are taken, not for
+ * every part pair. */
 typedef struct part_box {
     sat_vec lo, hi;
 } part_box;
 
-static part_box box_of(const sat_shape *s, int i)
+typedef struct part_boxes {
+    const sat_shape *s;
+    part_box own; /* the shape's own box, when it is its own part */
+} part_boxes;
+
+static part_boxes boxes_of(const sat_shape *s)
 {
+    part_boxes pb;
+    pb.s = s;
+    if (s->kind == SAT_COMPOUND)
+        pb.own.lo = pb.own.hi = sat__v(0.0, 0.0);
+    else
+        sat__box(s, &pb.own.lo, &pb.own.hi);
+    return pb;
+}
+
+static part_box box_of(const part_boxes *pb, int i)
+{
+    if (pb->s->kind != SAT_COMPOUND)
+        return pb->own;
+    const sat_vec *t = sat__cpart_table(pb->s, i);
     part_box b;
-    if (s->kind == SAT_COMPOUND) {
-        const sat_vec *t = sat__cpart_table(s, i);
-        b.lo = t[1];
-        b.hi = t[2];
-    } else {
-        sat__box(s, &b.lo, &b.hi);
-    }
+    b.lo = t[1];
+    b.hi = t[2];
     return b;
 }
 
@@ -1598,6 +1613,7 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
                      double deepest, sat_vec *t)
 {
     int na = sat__nparts(A), nb = sat__nparts(B);
+    part_boxes AB = boxes_of(A), BB = boxes_of(B);
     double reach = 2.0 * deepest + tol;
     arena ar;
     search sr;
@@ -1608,11 +1624,11 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         for (int i = 0; i < na; i++) {
             const sat_shape *x = sat__part_of(A, i);
             sat_vec ca = sat__offset(A, x);
-            part_box xb = box_of(A, i);
+            part_box xb = box_of(&AB, i);
             for (int j = 0; j < nb; j++) {
                 const sat_shape *y = sat__part_of(B, j);
                 sat_vec cb = sat__offset(A, y);
-                part_box yb = box_of(B, j);
+                part_box yb = box_of(&BB, j);
                 double lb = box_reach(&xb, ca, &yb, cb);
                 if (lb > reach) {
                     beyond = fmin(beyond, lb);
@@ -1665,12 +1681,13 @@ static int boxes_meet(const sat_shape *x, const part_box *xb, const sat_shape *y
 int sat__compound_test(const sat_shape *a, const sat_shape *b)
 {
     double tol = sat__touch_tol(a, b);
+    part_boxes ab = boxes_of(a), bb = boxes_of(b);
     for (int i = 0; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
-        part_box xb = box_of(a, i);
+        part_box xb = box_of(&ab, i);
         for (int j = 0; j < sat__nparts(b); j++) {
             const sat_shape *y = sat__part_of(b, j);
-            part_box yb = box_of(b, j);
+            part_box yb = box_of(&bb, j);
             if (boxes_meet(x, &xb, y, &yb, tol) && sat_test(x, y))
                 return 1;
         }
@@ -1716,13 +1733,15 @@ static int in_outline(const sat_shape *x, const part_box *xb, const sat_shape *s
 
 /* Whether part x is inside the shape s: its outline for a concave one, else one part (a
  * convex shape is its own part). */
-static int part_inside(const sat_shape *x, const part_box *xb, const sat_shape *s, double tol)
+static int part_inside(const sat_shape *x, const part_box *xb, const part_boxes *sb,
+                       double tol)
 {
+    const sat_shape *s = sb->s;
     if (s->kind == SAT_COMPOUND && sat_compound_form(s) == SAT_FORM_CONCAVE)
         return in_outline(x, xb, s);
     for (int j = 0; j < sat__nparts(s); j++) {
         const sat_shape *y = sat__part_of(s, j);
-        part_box yb = box_of(s, j);
+        part_box yb = box_of(sb, j);
         sat_result r;
         if (boxes_meet(x, xb, y, &yb, tol) && sat_collide(x, y, &r) && r.a_in_b)
             return 1;
@@ -1730,11 +1749,11 @@ static int part_inside(const sat_shape *x, const part_box *xb, const sat_shape *
     return 0;
 }
 
-static int all_inside(const sat_shape *a, const sat_shape *b, double tol)
+static int all_inside(const part_boxes *ab, const part_boxes *bb, double tol)
 {
-    for (int i = 0; i < sat__nparts(a); i++) {
-        part_box xb = box_of(a, i);
-        if (!part_inside(sat__part_of(a, i), &xb, b, tol))
+    for (int i = 0; i < sat__nparts(ab->s); i++) {
+        part_box xb = box_of(ab, i);
+        if (!part_inside(sat__part_of(ab->s, i), &xb, bb, tol))
             return 0;
     }
     return 1;
@@ -1743,14 +1762,15 @@ static int all_inside(const sat_shape *a, const sat_shape *b, double tol)
 int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
 {
     double tol = sat__touch_tol(a, b);
+    part_boxes ab = boxes_of(a), bb = boxes_of(b);
     int any = 0, deep = 0, single = 1;
     sat_result first, deepest;
     for (int i = 0; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
-        part_box xb = box_of(a, i);
+        part_box xb = box_of(&ab, i);
         for (int j = 0; j < sat__nparts(b); j++) {
             const sat_shape *y = sat__part_of(b, j);
-            part_box yb = box_of(b, j);
+            part_box yb = box_of(&bb, j);
             sat_result pr;
             if (!boxes_meet(x, &xb, y, &yb, tol) || !sat_collide(x, y, &pr))
                 continue;
@@ -1778,10 +1798,10 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             for (int i = 0; i < sat__nparts(a); i++) {
                 const sat_shape *x = sat__part_of(a, i);
                 sat_vec ca = sat__offset(a, x);
-                part_box xb = box_of(a, i);
+                part_box xb = box_of(&ab, i);
                 for (int j = 0; j < sat__nparts(b); j++) {
                     const sat_shape *y = sat__part_of(b, j);
-                    part_box yb = box_of(b, j);
+                    part_box yb = box_of(&bb, j);
                     if (box_reach(&xb, ca, &yb, sat__offset(a, y)) <= deepest.overlap + tol)
                         within++;
                 }
@@ -1808,8 +1828,8 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r)
             }
         }
     }
-    r->a_in_b = all_inside(a, b, tol);
-    r->b_in_a = all_inside(b, a, tol);
+    r->a_in_b = all_inside(&ab, &bb, tol);
+    r->b_in_a = all_inside(&bb, &ab, tol);
     return 1;
 }
 #endif
