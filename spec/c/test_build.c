@@ -41,8 +41,9 @@ static void test_status_messages(void)
 static void test_sizes(void)
 {
     ENSURE(sat_circle_bytes() >= sizeof(sat_shape));
-    ENSURE(sat_polygon_bytes(3) >= sizeof(sat_shape) + 12 * sizeof(sat_vec));
-    ENSURE(sat_polygon_bytes(64) >= sizeof(sat_shape) + 256 * sizeof(sat_vec));
+    /* normals, offsets and local points, and an int32 a vertex in whole entries */
+    ENSURE(sat_polygon_bytes(3) == sizeof(sat_shape) + 10 * sizeof(sat_vec));
+    ENSURE(sat_polygon_bytes(64) == sizeof(sat_shape) + 208 * sizeof(sat_vec));
     ENSURE(sat_polygon_bytes(64) > sat_polygon_bytes(63));
 }
 

@@ -113,12 +113,14 @@ typedef struct sat_shape {
                                  * start in none) */
     uint32_t category;      /* filter bits for broad phases (default 1) */
     uint32_t mask;          /* categories this shape accepts (default all) */
-    /* Polygon storage, 4 * count entries, counter-clockwise (in a y-up frame), the arrays a
-     * pair test reads first:
+    /* Polygon storage, counter-clockwise (in a y-up frame), the arrays a pair test reads
+     * first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
-     *   [n, 2n)   x: local support of edge i along its normal, y: width along it
-     *   [2n, 3n)  world-oriented offsets: rotate(scale * local point)
-     *   [3n, 4n)  local points about the centroid, scale 1 (the local normals are computed
+     *   [n, 2n)   world-oriented offsets: rotate(scale * local point)
+     *   then n int32 (in ceil(n / 4) entries): the index of the vertex deepest along edge
+     *             i's normal (edge i's interval along it runs from that vertex to vertex i:
+     *             derived where read, sat__support and sat__least, not stored)
+     *   then n    local points about the centroid, scale 1 (the local normals are computed
      *             from them, not stored)
      * Segment and capsule storage (count 0), 4 entries, the segment running from
      * position - h to position + h:

@@ -233,23 +233,21 @@ static SAT_INLINE_ALWAYS void interval(const sat_shape *s, sat_vec n, int walkin
     at[1] = walk(sat__coff(s), s->count, n, at[1], 1, hi);
 }
 
-/* Along a's normal i, a's interval is cached (support and width) and b's is found; then the
- * same with the roles swapped. Axes are numbered a's first, then b's. walk_a and walk_b say
+/* Along a's normal i, a's interval (from its deepest vertex to its support) is derived and
+ * b's is found; then the same with the roles swapped. Axes are numbered a's first, then b's. walk_a and walk_b say
  * how each one's interval is found (constants where this is inlined for small polygons). */
 static SAT_INLINE_ALWAYS int polygon_pair(const sat_shape *a, const sat_shape *b, sat_vec d,
                                           double tol, best_axis *best, int full, int walk_a,
                                           int walk_b TRACE_PARAM)
 {
-    const sat_vec *na = sat__cnormal(a), *pa = sat__cplane(a);
-    const sat_vec *nb = sat__cnormal(b), *pb = sat__cplane(b);
-    double sa = a->scale, sb = b->scale;
+    const sat_vec *na = sat__cnormal(a), *nb = sat__cnormal(b);
     int a_in_b = 1, b_in_a = 1, at_a[2] = {0, 0}, at_b[2] = {0, 0};
     least_axis least;
     least_init(&least);
 
     for (int i = 0; i < a->count; i++) {
         sat_vec n = na[i];
-        double amax = sa * pa[i].x, amin = amax - sa * pa[i].y, lo, hi, dn = sat__dot(d, n);
+        double amax = sat__support(a, i), amin = sat__least(a, i), lo, hi, dn = sat__dot(d, n);
         interval(b, n, walk_b, at_b, &lo, &hi);
         double bmin = dn + lo, bmax = dn + hi, p = amax - bmin, q = bmax - amin;
         TRACE(trace_axis(tr, n, 0, SAT_FEATURE_EDGE, i, amin, amax, bmin, bmax, p, q, tol));
@@ -262,7 +260,7 @@ static SAT_INLINE_ALWAYS int polygon_pair(const sat_shape *a, const sat_shape *b
     }
     for (int j = 0; j < b->count; j++) {
         sat_vec n = nb[j];
-        double dn = sat__dot(d, n), bmax = dn + sb * pb[j].x, bmin = bmax - sb * pb[j].y;
+        double dn = sat__dot(d, n), bmax = dn + sat__support(b, j), bmin = dn + sat__least(b, j);
         double amin, amax;
         interval(a, n, walk_a, at_a, &amin, &amax);
         double p = amax - bmin, q = bmax - amin;
@@ -319,14 +317,14 @@ static SAT_INLINE_ALWAYS int polygon_polygon_walk(const sat_shape *a, const sat_
 static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec d,
                                  double tol, best_axis *best, int full TRACE_PARAM)
 {
-    const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a);
-    double s = a->scale, rad = b->radius, most = -HUGE_VAL, pmin = HUGE_VAL;
+    const sat_vec *n = sat__cnormal(a);
+    double rad = b->radius, most = -HUGE_VAL, pmin = HUGE_VAL;
     int count = a->count, edge = 0, c_in_p = 1;
     least_axis least;
     least_init(&least);
 
     for (int i = 0; i < count; i++) {
-        double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
+        double amax = sat__support(a, i), amin = sat__least(a, i), dn = sat__dot(d, n[i]);
         double p = amax - (dn - rad), q = (dn + rad) - amin;
         TRACE(trace_axis(tr, n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, dn - rad, dn + rad, p, q,
                          tol));
@@ -473,15 +471,15 @@ static void trace_features(sat__sink *tr, int feature, int vertex, sat_vec w, do
 static inline int polygon_segment(const sat_shape *a, const sat_shape *b, sat_vec d,
                                   double tol, best_axis *best, int full TRACE_PARAM)
 {
-    const sat_vec *n = sat__cnormal(a), *pl = sat__cplane(a), *o = sat__coff(a);
-    double s = a->scale, R = b->radius, sep = -HUGE_VAL, far[2] = {-HUGE_VAL, -HUGE_VAL};
+    const sat_vec *n = sat__cnormal(a), *o = sat__coff(a);
+    double R = b->radius, sep = -HUGE_VAL, far[2] = {-HUGE_VAL, -HUGE_VAL};
     int count = a->count, edge[2] = {0, 0}, b_in_a = 1, a_in_b = 1;
     sat__segcore k = sat__seg_core(b, d);
     least_axis least;
     least_init(&least);
 
     for (int i = 0; i < count; i++) {
-        double amax = s * pl[i].x, amin = amax - s * pl[i].y, dn = sat__dot(d, n[i]);
+        double amax = sat__support(a, i), amin = sat__least(a, i), dn = sat__dot(d, n[i]);
         double hn = sat__dot(k.h, n[i]), w = fabs(hn), lo = dn - w, hi = dn + w;
         double p = amax - (lo - R), q = (hi + R) - amin;
         TRACE(trace_axis(tr, n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, lo - R, hi + R, p, q,

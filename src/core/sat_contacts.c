@@ -79,9 +79,9 @@ static void chord(const sat_shape *s, sat_vec c, const line *ln, double *lo, dou
     *lo = -HUGE_VAL;
     *hi = HUGE_VAL;
     if (s->kind == SAT_POLYGON) {
-        const sat_vec *m = sat__cnormal(s), *pl = sat__cplane(s);
+        const sat_vec *m = sat__cnormal(s);
         for (int i = 0; i < s->count; i++) /* every plane: a rounding inversion is no miss */
-            clip_plane(ln, m[i], s->scale * pl[i].x + sat__dot(c, m[i]), lo, hi);
+            clip_plane(ln, m[i], sat__support(s, i) + sat__dot(c, m[i]), lo, hi);
         return;
     }
     if (!sat__has_segment(s)) {

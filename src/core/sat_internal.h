@@ -6,6 +6,7 @@
 #define SAT_INTERNAL_H
 
 #include <math.h>
+#include <stdint.h>
 
 #include "sat.h"
 #include "sat_constants.h"
@@ -159,16 +160,40 @@ static inline void sat__changed(sat_shape *s)
         m->changed(m);
 }
 
-/* Polygon storage (see sat.h). */
+/* Polygon storage (see sat.h): normals, offsets, then the deepest vertices' indices (int32,
+ * padded to whole entries), then the local points. */
+static inline int sat__deep_entries(int count) { return (count + 3) / 4; }
 static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
-static inline sat_vec *sat__plane(sat_shape *s) { return s->v + s->count; }
-static inline sat_vec *sat__off(sat_shape *s) { return s->v + 2 * s->count; }
-static inline sat_vec *sat__local(sat_shape *s) { return s->v + 3 * s->count; }
+static inline sat_vec *sat__off(sat_shape *s) { return s->v + s->count; }
+static inline int32_t *sat__deep(sat_shape *s) { return (int32_t *)(void *)(s->v + 2 * s->count); }
+static inline sat_vec *sat__local(sat_shape *s)
+{
+    return s->v + 2 * s->count + sat__deep_entries(s->count);
+}
 
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
-static inline const sat_vec *sat__cplane(const sat_shape *s) { return s->v + s->count; }
-static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + 2 * s->count; }
-static inline const sat_vec *sat__clocal(const sat_shape *s) { return s->v + 3 * s->count; }
+static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + s->count; }
+static inline const int32_t *sat__cdeep(const sat_shape *s)
+{
+    return (const int32_t *)(const void *)(s->v + 2 * s->count);
+}
+static inline const sat_vec *sat__clocal(const sat_shape *s)
+{
+    return s->v + 2 * s->count + sat__deep_entries(s->count);
+}
+
+/* A polygon's interval along its own edge normal i, about its position and at world size:
+ * the support (greatest) is edge i's first vertex along it, the least its deepest vertex
+ * (found once, at build). Derived where read, from the arrays a pair test reads anyway, so
+ * that nothing is stored twice: the same bits as a scan of that vertex would give. */
+static inline double sat__support(const sat_shape *s, int i)
+{
+    return sat__dot(sat__coff(s)[i], sat__cnormal(s)[i]);
+}
+static inline double sat__least(const sat_shape *s, int i)
+{
+    return sat__dot(sat__coff(s)[sat__cdeep(s)[i]], sat__cnormal(s)[i]);
+}
 
 /* The local unit normal of edge i (from local point i to point i + 1) of a polygon of n
  * points: not stored (16 bytes a vertex), but computed from the local points by this one

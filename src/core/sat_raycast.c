@@ -93,14 +93,14 @@ static int raycast_capsule(const sat_shape *s, sat_vec a, sat_vec dir, double to
 /* Cyrus-Beck: clip the segment against every edge's half-plane. */
 static int raycast_polygon(const sat_shape *s, sat_vec a, sat_vec dir, double tol, sat_hit *hit)
 {
-    const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
+    const sat_vec *n = sat__cnormal(s);
     double t_in = 0.0, t_out = 1.0, nearest = -HUGE_VAL;
     int enter = -1, closest = 0;
     /* n . a rounds in proportion to the start's distance; the larger of the two ends' keeps
      * a graze a hit (or a miss) whichever way the segment runs. */
     tol += SAT_TOUCH_REL * fmax(sat__len(a), sat__len(sat__add(a, dir)));
     for (int i = 0; i < s->count; i++) {
-        double dist = sat__dot(n[i], a) - s->scale * pl[i].x; /* > 0: outside this edge */
+        double dist = sat__dot(n[i], a) - sat__support(s, i); /* > 0: outside this edge */
         double den = sat__dot(n[i], dir);
         if (dist > tol) {
             if (den >= 0.0)

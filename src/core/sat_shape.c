@@ -51,7 +51,7 @@ size_t sat_polygon_bytes(int count)
         count = 0;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    return sizeof(sat_shape) + (size_t)4 * (size_t)count * sizeof(sat_vec);
+    return sizeof(sat_shape) + (size_t)(3 * count + (count + 3) / 4) * sizeof(sat_vec);
 }
 
 size_t sat_shape_bytes(const sat_shape *s)
@@ -382,15 +382,16 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
     /* The points are read from the first n entries (sat_polygon_init validates in the
      * shape's own storage) into the local points, which are past them; the local normals
      * then take their place until update_cache makes them world normals. */
-    sat_vec *local = sat__local(s), *ln = sat__normal(s), *pl = sat__plane(s);
+    sat_vec *local = sat__local(s), *ln = sat__normal(s);
+    int32_t *deep = sat__deep(s);
     for (int i = 0; i < n; i++) {
         sat_vec q = sat__sub(p[i], c);
         local[i] = sat__v(ldexp(q.x, exponent), ldexp(q.y, exponent));
     }
     for (int i = 0; i < n; i++)
         ln[i] = sat__edge_normal(local, n, i);
-    /* Support and width along each edge normal. The deepest vertex along normal i only
-     * moves forward as i does (rotating calipers), so this is linear. */
+    /* The deepest vertex along each edge normal. It only moves forward as i does (rotating
+     * calipers), so this is linear. */
     int j = 0;
     for (int k = 1; k < n; k++)
         if (sat__dot(local[k], ln[0]) < sat__dot(local[j], ln[0]))
@@ -402,8 +403,7 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
                 break;
             j = next;
         }
-        double support = sat__dot(local[i], ln[i]);
-        pl[i] = sat__v(support, support - sat__dot(local[j], ln[i]));
+        deep[i] = (int32_t)j;
     }
     c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
     sat__two_sum(o->origin.x, c.x, &s->pos.x, &s->pos_lo.x);
@@ -748,9 +748,9 @@ int sat_shape_contains(const sat_shape *s, double x, double y)
         sat_vec dir;
         return sat__core_distance(p, &k, &dir) <= s->radius + tol;
     }
-    const sat_vec *n = sat__cnormal(s), *pl = sat__cplane(s);
+    const sat_vec *n = sat__cnormal(s);
     for (int i = 0; i < s->count; i++)
-        if (sat__dot(n[i], p) - s->scale * pl[i].x > tol)
+        if (sat__dot(n[i], p) - sat__support(s, i) > tol)
             return 0;
     return 1;
 }

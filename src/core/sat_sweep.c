@@ -165,12 +165,12 @@ static double min_dot(const sat_vec *o, int count, sat_vec n)
 static int flat_polygon_axes(sweep *w, const sat_shape *p, const sat_shape *other, sat_vec r,
                              double sign)
 {
-    const sat_vec *n = sat__cnormal(p), *pl = sat__cplane(p);
+    const sat_vec *n = sat__cnormal(p);
     const sat_vec *oo = other->kind == SAT_POLYGON ? sat__coff(other) : NULL;
     int few = oo && other->count <= SWEEP_SCAN_MAX;
     int k = oo && !few ? argmin_dot(oo, other->count, n[0]) : 0;
     for (int i = 0; i < p->count; i++) {
-        double own = p->scale * pl[i].x, rn = sat__dot(r, n[i]), least;
+        double own = sat__support(p, i), rn = sat__dot(r, n[i]), least;
         if (few)
             least = min_dot(oo, other->count, n[i]);
         else if (oo)
@@ -291,7 +291,7 @@ static sat_vec rc_edge(const rcore *c, int i, double *h)
     sat_vec m;
     if (c->s->kind == SAT_POLYGON) {
         m = sat__mul(sat__cnormal(c->s)[i], c->sign);
-        *h = sat__dot(m, c->base) + c->s->scale * sat__cplane(c->s)[i].x;
+        *h = sat__dot(m, c->base) + sat__support(c->s, i);
     } else {
         sat_vec n = sat__perp(sat__seg_dir(c->s));
         m = sat__mul(n, i ? c->sign : -c->sign);
@@ -456,12 +456,11 @@ static int round_sweep(sweep *w, const sat_shape *a, const sat_shape *b, sat_vec
     int faces = rc_edges(&X) + rc_edges(&S), f = 0;
     if (X.s->kind == SAT_POLYGON) {
         /* the same faces as rc_face, X's without its generality (a pair test's hot loop) */
-        const sat_vec *n = sat__cnormal(X.s), *pl = sat__cplane(X.s);
+        const sat_vec *n = sat__cnormal(X.s);
         sat_vec hs = sat__has_segment(S.s) ? sat__seg_half(S.s) : sat__v(0.0, 0.0);
-        double sc = X.s->scale;
         for (; f < X.s->count; f++) {
             sat_vec m = sat__mul(n[f], X.sign);
-            double h = sat__dot(m, sat__add(X.base, S.base)) + sc * pl[f].x +
+            double h = sat__dot(m, sat__add(X.base, S.base)) + sat__support(X.s, f) +
                        fabs(sat__dot(m, hs));
             if (!halfplane(w, m, h, f))
                 return SWEEP_NONE;
