@@ -222,6 +222,31 @@ static void test_big(void)
     }
     sat_shape_free(a);
     sat_shape_free(b);
+
+    /* Past 65,536 vertices a polygon keeps its deepest vertices as int32, not uint16: a
+     * regular 70,000-gon keeps them all (each is 4e-7 off its neighbours' chord, above
+     * the collinear bound of 2e-7), and its intervals along its own normals, which a box
+     * inside it and a box across its left side read, must still run across its whole
+     * width. */
+    a = ellipse(&r, 70000, 0, 0, 100, 100, 0, 1, 0);
+    b = ellipse(&r, 4, 0, 0, 2, 2, PI / 4, 1, 0); /* a square of side 2 sqrt 2 */
+    if (a && b) {
+        ENSUREF(a->count > 65536, "%d vertices kept", a->count);
+        ENSURE(sat_collide(a, b, &res));
+        ENSURE(res.b_in_a && !res.a_in_b);
+        sat_shape_move_to(b, 99, 0); /* across its right side: in by sqrt(2) + 1 */
+        ENSURE(sat_collide(a, b, &res) && !res.b_in_a);
+        ENSURE_NEAR(res.overlap, 1.0 + sqrt(2.0), 1e-6);
+        ENSURE_NEAR(res.normal.x, 1.0, 1e-6);
+        sat_shape_move_to(b, -99, 0); /* across its left side */
+        ENSURE(sat_collide(a, b, &res) && !res.b_in_a);
+        ENSURE_NEAR(res.overlap, 1.0 + sqrt(2.0), 1e-6);
+        ENSURE_NEAR(res.normal.x, -1.0, 1e-6);
+        sat_shape_move_to(b, 0, -102);
+        ENSURE(!sat_test(a, b));
+    }
+    sat_shape_free(a);
+    sat_shape_free(b);
 }
 
 /* Many input points that reduce to few vertices: the shape is sized for what it keeps, and

@@ -41,9 +41,11 @@ static void test_status_messages(void)
 static void test_sizes(void)
 {
     ENSURE(sat_circle_bytes() >= sizeof(sat_shape));
-    /* normals, offsets and local points, and an int32 a vertex in whole entries */
+    /* normals, offsets and local points, and a uint16 a vertex (int32 past 65536) in whole
+     * entries */
     ENSURE(sat_polygon_bytes(3) == sizeof(sat_shape) + 10 * sizeof(sat_vec));
-    ENSURE(sat_polygon_bytes(64) == sizeof(sat_shape) + 208 * sizeof(sat_vec));
+    ENSURE(sat_polygon_bytes(64) == sizeof(sat_shape) + 200 * sizeof(sat_vec));
+    ENSURE(sat_polygon_bytes(65537) == sizeof(sat_shape) + (3 * 65537 + 16385) * sizeof(sat_vec));
     ENSURE(sat_polygon_bytes(64) > sat_polygon_bytes(63));
 }
 

@@ -117,9 +117,10 @@ typedef struct sat_shape {
      * first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
      *   [n, 2n)   world-oriented offsets: rotate(scale * local point)
-     *   then n int32 (in ceil(n / 4) entries): the index of the vertex deepest along edge
-     *             i's normal (edge i's interval along it runs from that vertex to vertex i:
-     *             derived where read, sat__support and sat__least, not stored)
+     *   then n uint16 (int32 past 65536 vertices), in whole entries: the index of the
+     *             vertex deepest along edge i's normal (edge i's interval along it runs
+     *             from that vertex to vertex i: derived where read, sat__support and
+     *             sat__least, not stored)
      *   then n    local points about the centroid, scale 1 (the local normals are computed
      *             from them, not stored)
      * Segment and capsule storage (count 0), 4 entries, the segment running from

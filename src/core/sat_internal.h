@@ -160,12 +160,15 @@ static inline void sat__changed(sat_shape *s)
         m->changed(m);
 }
 
-/* Polygon storage (see sat.h): normals, offsets, then the deepest vertices' indices (int32,
- * padded to whole entries), then the local points. */
-static inline int sat__deep_entries(int count) { return (count + 3) / 4; }
+/* Polygon storage (see sat.h): normals, offsets, then the deepest vertices' indices (uint16,
+ * or int32 past SAT_DEEP16 vertices, padded to whole entries), then the local points. */
+#define SAT_DEEP16 65536
+static inline int sat__deep_entries(int count)
+{
+    return count <= SAT_DEEP16 ? (count + 7) / 8 : (count + 3) / 4;
+}
 static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
 static inline sat_vec *sat__off(sat_shape *s) { return s->v + s->count; }
-static inline int32_t *sat__deep(sat_shape *s) { return (int32_t *)(void *)(s->v + 2 * s->count); }
 static inline sat_vec *sat__local(sat_shape *s)
 {
     return s->v + 2 * s->count + sat__deep_entries(s->count);
@@ -173,13 +176,24 @@ static inline sat_vec *sat__local(sat_shape *s)
 
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + s->count; }
-static inline const int32_t *sat__cdeep(const sat_shape *s)
-{
-    return (const int32_t *)(const void *)(s->v + 2 * s->count);
-}
 static inline const sat_vec *sat__clocal(const sat_shape *s)
 {
     return s->v + 2 * s->count + sat__deep_entries(s->count);
+}
+
+/* The index of the vertex deepest along edge i's normal. */
+static inline int sat__deep(const sat_shape *s, int i)
+{
+    const void *p = s->v + 2 * s->count;
+    return s->count <= SAT_DEEP16 ? (int)((const uint16_t *)p)[i] : (int)((const int32_t *)p)[i];
+}
+static inline void sat__set_deep(sat_shape *s, int i, int k)
+{
+    void *p = s->v + 2 * s->count;
+    if (s->count <= SAT_DEEP16)
+        ((uint16_t *)p)[i] = (uint16_t)k;
+    else
+        ((int32_t *)p)[i] = (int32_t)k;
 }
 
 /* A polygon's interval along its own edge normal i, about its position and at world size:
@@ -192,7 +206,7 @@ static inline double sat__support(const sat_shape *s, int i)
 }
 static inline double sat__least(const sat_shape *s, int i)
 {
-    return sat__dot(sat__coff(s)[sat__cdeep(s)[i]], sat__cnormal(s)[i]);
+    return sat__dot(sat__coff(s)[sat__deep(s, i)], sat__cnormal(s)[i]);
 }
 
 /* The local unit normal of edge i (from local point i to point i + 1) of a polygon of n

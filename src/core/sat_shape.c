@@ -51,7 +51,7 @@ size_t sat_polygon_bytes(int count)
         count = 0;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    return sizeof(sat_shape) + (size_t)(3 * count + (count + 3) / 4) * sizeof(sat_vec);
+    return sizeof(sat_shape) + (size_t)(3 * count + sat__deep_entries(count)) * sizeof(sat_vec);
 }
 
 size_t sat_shape_bytes(const sat_shape *s)
@@ -383,13 +383,13 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
      * shape's own storage) into the local points, which are past them; the local normals
      * then take their place until update_cache makes them world normals. */
     sat_vec *local = sat__local(s), *ln = sat__normal(s);
-    int32_t *deep = sat__deep(s);
     for (int i = 0; i < n; i++) {
         sat_vec q = sat__sub(p[i], c);
         local[i] = sat__v(ldexp(q.x, exponent), ldexp(q.y, exponent));
     }
     for (int i = 0; i < n; i++)
         ln[i] = sat__edge_normal(local, n, i);
+    memset(sat__off(s) + n, 0, (size_t)sat__deep_entries(n) * sizeof(sat_vec)); /* padding */
     /* The deepest vertex along each edge normal. It only moves forward as i does (rotating
      * calipers), so this is linear. */
     int j = 0;
@@ -403,7 +403,7 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
                 break;
             j = next;
         }
-        deep[i] = (int32_t)j;
+        sat__set_deep(s, i, j);
     }
     c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
     sat__two_sum(o->origin.x, c.x, &s->pos.x, &s->pos_lo.x);
