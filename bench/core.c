@@ -34,6 +34,10 @@
  * - pool: poly8 pairs drawn from pools of 64, 8,192 and 65,536 shapes, each shape its own
  *   allocation as in the binding (c.pool<N>.test / .collide; see pool_build).
  * Usage: bench-core [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]
+ *        bench-core calls passes sim-test|sim-collide shapes
+ * The second form builds the pool of `shapes` as above and makes `passes` untimed passes of
+ * sat_test (or sat_collide) over its calls, for a cache simulator to count what they read
+ * (bench/run.sh: cachegrind, with the passes 1 and 3, so that the difference is 2 passes).
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -400,7 +404,7 @@ static void table_free(table *t)
  * userdata, scattered over the heap. The centres sit in a disk bisected for half of the
  * calls overlapping. The figure that matters is how the time per call grows with the pool
  * (64 in L1, 8,192 in L2/L3, 65,536 past L3), which is what a shape's size decides. */
-static void pool_build(table *t, int shapes, int calls)
+static void pool_build(table *t, int shapes, int calls, int calib)
 {
     size_t bytes = sat_polygon_bytes(8);
     alloc_table(t, calls, calls, shapes, 0);
@@ -424,7 +428,13 @@ static void pool_build(table *t, int shapes, int calls)
         t->a[i] = t->sa[i];
         t->b[i] = t->sb[i];
     }
+    /* calib > 0: the spread is found from the first calib pairs only (the simulated runs,
+     * where the search would cost more than the passes) */
+    int distinct = t->distinct;
+    if (calib > 0 && calib < distinct)
+        t->distinct = calib;
     bisect(t, place_pool, 1e4);
+    t->distinct = distinct;
 }
 
 static void pool_free(table *t)
@@ -583,7 +593,7 @@ static void run_pools(int n, int reps)
     for (int i = 0; i < 3; i++) {
         table t;
         rng_state = 0x9001DULL + (uint64_t)i;
-        pool_build(&t, sizes[i], n);
+        pool_build(&t, sizes[i], n, 0);
         snprintf(key, sizeof key, "c.pool%d.overlapping", sizes[i]);
         emit(key, count_call_overlaps(&t), "count");
         snprintf(key, sizeof key, "c.pool%d.test", sizes[i]);
@@ -595,10 +605,27 @@ static void run_pools(int n, int reps)
     }
 }
 
+/* The sim-test and sim-collide modes (see the top). */
+static int run_sim(int n, int passes, int collide, int shapes)
+{
+    table t;
+    rng_state = 0x51AULL;
+    pool_build(&t, shapes, n, 2048);
+    for (int i = 0; i < passes; i++)
+        sink += collide ? pass_collide(&t) : pass_test(&t);
+    pool_free(&t);
+    table_free(&t);
+    fprintf(stderr, "bench/core: sink %g\n", sink);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 65536;
     int reps = argc > 2 ? atoi(argv[2]) : 7;
+    if (argc == 5 && n >= 1 && reps >= 1 && atoi(argv[4]) >= 2 &&
+        (strcmp(argv[3], "sim-test") == 0 || strcmp(argv[3], "sim-collide") == 0))
+        return run_sim(n, reps, strcmp(argv[3], "sim-collide") == 0, atoi(argv[4]));
     if (n < 1 || reps < 1) {
         fprintf(stderr, "usage: %s [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]\n",
                 argv[0]);

@@ -31,6 +31,8 @@ local function fmt(v, unit)
     return string.format("%.3f s", v)
   elseif unit == "bytes" then
     return string.format("%.0f B", v)
+  elseif unit == "per call" then
+    return string.format(v >= 100 and "%.0f" or "%.2f", v)
   elseif unit == "kb" then
     return v == 0 and "0 kb" or string.format("%.3g kb", v)
   end
@@ -162,6 +164,17 @@ for _, what in ipairs({ { "test", "sat_test" }, { "collide", "sat_collide" } }) 
   figure(what[2] .. ", 8,192 shapes", "c.pool8192." .. what[1])
   figure(what[2] .. ", 65,536 shapes (past L3)", "c.pool65536." .. what[1], base and 2 * base,
     "<= 2x the 64 pool")
+end
+if get("c.pool65536.test.sim_ll_misses") then
+  say("  simulated (cachegrind: 32 KiB L1, 8 MiB last level), a call's instructions and misses:")
+  for _, what in ipairs({ { "test", "sat_test" }, { "collide", "sat_collide" } }) do
+    for _, n in ipairs({ { "64", "64" }, { "65536", "65,536" } }) do
+      local k = "c.pool" .. n[1] .. "." .. what[1] .. ".sim_"
+      figure(string.format("%s, %s shapes: instructions", what[2], n[2]), k .. "instructions")
+      figure("  L1 misses", k .. "l1_misses")
+      figure("  last-level misses", k .. "ll_misses")
+    end
+  end
 end
 
 -- ---- binding ------------------------------------------------------------------------------

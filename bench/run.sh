@@ -56,6 +56,38 @@ for lua in $LUAS; do
       LUA_CPATH="$B/$lua/?.so" "$lua" "bench/$part.lua"
   done
 done
+# What the pool pairs read, from a simulated cache (cachegrind: 32 KiB L1, 8 MiB last level,
+# the desktop sizes whose misses the pool rows were written for; this machine's own caches
+# may be far larger): per call, the difference between 3 passes and 1 over the same calls,
+# enough calls (65,536) that a pass over the large pool reads more than the last level holds.
+# c.pool<N>.<test|collide>.sim_instructions / .sim_l1_misses / .sim_ll_misses.
+sim_counts() {
+  valgrind --tool=cachegrind --cache-sim=yes --D1=32768,8,64 --LL=8388608,16,64 \
+    --cachegrind-out-file=/dev/null "$B/bench-core" "$@" 2>&1 >/dev/null |
+    awk '/ I   refs:/ { gsub(",", "", $4); i = $4 } / D1  misses:/ { gsub(",", "", $4); d = $4 }
+         /LLd misses:/ { gsub(",", "", $4); l = $4 } END { if (i == "") exit 1; print i, d, l }'
+}
+if command -v valgrind >/dev/null 2>&1; then
+  SIM_CALLS=65536
+  for op in test collide; do
+    for shapes in 64 65536; do
+      note "simulating the caches: $op, pool of $shapes"
+      if one=$(sim_counts $SIM_CALLS 1 "sim-$op" $shapes) &&
+        three=$(sim_counts $SIM_CALLS 3 "sim-$op" $shapes); then
+        echo "$one $three" | awk -v k="c.pool$shapes.$op" -v n=$((2 * SIM_CALLS)) '{
+          printf "{\"name\": \"%s.sim_instructions\", \"value\": %.1f, \"unit\": \"per call\"}\n", k, ($4 - $1) / n
+          printf "{\"name\": \"%s.sim_l1_misses\", \"value\": %.2f, \"unit\": \"per call\"}\n", k, ($5 - $2) / n
+          printf "{\"name\": \"%s.sim_ll_misses\", \"value\": %.2f, \"unit\": \"per call\"}\n", k, ($6 - $3) / n
+        }' >>"$RESULTS"
+      else
+        note "FAILED: cache simulation ($op, $shapes)"
+        status=1
+      fi
+    done
+  done
+else
+  note "valgrind is not installed: no simulated cache rows (apt-get install valgrind)"
+fi
 times >"$B/times.1"
 busy1=$(cpu_busy)
 elapsed=$(awk "BEGIN { printf \"%.1f\", $(uptime_s) - $started }")
