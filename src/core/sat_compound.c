@@ -49,12 +49,14 @@ static void begin(sat_shape *s, int parts, int outline, sat_form form)
     s->v[1] = sat__v((double)form, 0.0);
 }
 
-/* Appends part i, a copy of p (in world coordinates for now). */
+/* Appends part i, a copy of p (in world coordinates for now). A polygon part keeps its local
+ * points in the compound's storage (even when p is lean), so that a copy of the compound is
+ * a memcpy and sat__compound_refresh can turn it. */
 static void add_part(sat_shape *s, int i, const sat_shape *p)
 {
-    size_t at = (size_t)s->v[0].x, size = round16(sat_shape_bytes(p));
+    size_t at = (size_t)s->v[0].x, size = round16(sat__inline_bytes(p));
     sat_shape *b = (sat_shape *)(void *)((char *)s->v + at);
-    sat_shape_copy(b, p);
+    sat__copy_inline(b, p);
     b->user = 0;
     b->id = 0;
     s->v[2 + 4 * i] = sat__v((double)at, (double)(at + size));
@@ -137,7 +139,7 @@ size_t sat_compound_bytes(const sat_shape *const *parts, int count)
         if (bad_part(p))
             continue;
         for (int k = 0; k < sat__nparts(p); k++, P++)
-            bytes += 2 * round16(sat_shape_bytes(sat__part_of(p, k)));
+            bytes += 2 * round16(sat__inline_bytes(sat__part_of(p, k)));
     }
     return bytes + header_bytes(P, 0);
 }
