@@ -545,6 +545,78 @@ done:
     sat_shape_free(cc);
 }
 
+static double uniform(ctest_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(ctest_next(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+/* Random outlines (a quarter of them on a grid, with coordinates 0 and -0),
+ * lean with a block and inline, through random turns and scales (tiny and subnormal angles
+ * among them): the same geometry, bit for bit, at every step. */
+static void test_lean_random(void)
+{
+    ctest_rng g = {20261126u};
+    int k, bad = 0;
+    for (k = 0; k < 3000 && bad < 5; k++) {
+        sat_vec pts[8], pts2[8];
+        double r = uniform(&g, 0.5, 50), a0 = uniform(&g, 0, 2 * PI);
+        int n = 3 + (int)(ctest_next(&g) % 6), i, step;
+        sat_shape *in, *lean;
+        void *block;
+        for (i = 0; i < n; i++) {
+            double a = a0 + (i + uniform(&g, -0.3, 0.3)) * (2 * PI / n);
+            pts[i] = V(r * cos(a), r * sin(a));
+            if (k % 4 == 1) /* on a grid: exact zeros, some negative */
+                pts[i] = V(floor(pts[i].x), floor(pts[i].y));
+            if (k % 4 == 1 && pts[i].x == 0 && i % 2)
+                pts[i].x = -0.0;
+            if (k % 4 == 1 && pts[i].y == 0 && i % 2)
+                pts[i].y = -0.0;
+            pts2[i] = pts[i];
+        }
+        in = sat_polygon_new(pts, n, NULL);
+        lean = lean_polygon(pts2, n);
+        if (!in || !lean) { /* a grid outline may not validate: both refuse it */
+            ENSURE(!in && !lean);
+            sat_shape_free(in);
+            free(lean);
+            continue;
+        }
+        if (!same_geometry(lean, in))
+            bad++;
+        block = malloc(sat_shape_local_bytes(lean));
+        if (!block) {
+            sat_shape_free(in);
+            free(lean);
+            break;
+        }
+        sat_shape_give_local(lean, block);
+        for (step = 0; step < 6; step++) {
+            unsigned op = (unsigned)(ctest_next(&g) % 5);
+            double x = op == 0   ? uniform(&g, -7, 7)
+                       : op == 1 ? ldexp(uniform(&g, -1, 1), -1000 - (int)(ctest_next(&g) % 74))
+                       : op == 2 ? -sat_shape_rotation(in)
+                       : op == 3 ? uniform(&g, 0.25, 4)
+                                 : 0.5;
+            sat_status s1, s2;
+            if (op <= 2) {
+                s1 = sat_shape_rotate(lean, x);
+                s2 = sat_shape_rotate(in, x);
+            } else {
+                s1 = sat_shape_scale(lean, x);
+                s2 = sat_shape_scale(in, x);
+            }
+            ENSURE(s1 == s2);
+            if (!same_geometry(lean, in))
+                bad++;
+        }
+        free(block);
+        free(lean);
+        sat_shape_free(in);
+    }
+    ENSUREF(bad == 0, "%d lean polygons differ from inline ones (case %d)", bad, k);
+}
+
 void run_transform_tests(void)
 {
     RUN_TEST(test_move_to_and_move);
@@ -555,4 +627,5 @@ void run_transform_tests(void)
     RUN_TEST(test_huge_finite_sizes);
     RUN_TEST(test_lean_polygon);
     RUN_TEST(test_lean_parts);
+    RUN_TEST(test_lean_random);
 }

@@ -104,7 +104,7 @@ typedef struct sat_shape {
     double bound;           /* world-size bounding radius about the position */
     double scale;           /* uniform scale, > 0 (1 for circles; a capsule's scales its
                              * segment, its radius is scaled in place) */
-    /* The rest (40 bytes) only the transforms, the queries and the embedding read; the
+    /* The rest (48 bytes) only the transforms, the queries and the embedding read; the
      * bounding box is not stored but derived where it is read (sat_shape_bbox). */
     uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
                              * Lua binding stamps its shapes here to recognise them) */
