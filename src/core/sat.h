@@ -138,8 +138,9 @@ typedef struct sat_shape {
      *   [3]  x: world half-length (scale * |local half|), y: |local half|
      * Compound storage (count = parts; see sat_compound.c): a header, a table of the parts,
      * the outline (a concave shape's, a chain's points) and the parts themselves, each
-     * twice: as built (about the compound's position, rotation 0, scale 1) and in the
-     * world, kept up to date by every transform. */
+     * twice: as built (about the compound's position, rotation 0, scale 1; a polygon
+     * part at its own rotation 0 and scale 1 lean) and in the world, kept up to date by
+     * every transform. */
     sat_vec v[];
 } sat_shape;
 

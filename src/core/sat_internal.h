@@ -216,7 +216,9 @@ static inline sat_vec sat__edge_normal(const sat_vec *local, int n, int i)
  *                      read it for every part pair, so it is kept, not derived)
  *   v[2 + 4P + j]      outline point j about the position, scale 1, rotation 0
  *   v[2 + 4P + N + j]  outline point j, world-oriented offset
- *   then the parts, each as built and in the world, at multiples of 16 bytes. */
+ *   then the parts, each as built and in the world, at multiples of 16 bytes: as built, a
+ *   polygon at rotation 0 and scale 1 is lean (its offsets are its local points), in the
+ *   world every part keeps them inline (sat__copy_inline). */
 static inline int sat__outline_n(const sat_shape *s) { return (int)s->v[0].y; }
 static inline sat_shape *sat__base_part(sat_shape *s, int i)
 {

@@ -882,7 +882,7 @@ void sat__compound_refresh(sat_shape *s)
     double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
     for (int i = 0; i < s->count; i++) {
         sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
-        memcpy(p, b, sat_shape_bytes(b));
+        sat__copy_inline(p, b); /* (a lean one's offsets become the local points) */
         if (k != 1.0) {
             if (p->kind == SAT_CIRCLE) {
                 p->radius *= k;
