@@ -250,6 +250,7 @@ for _, vm in ipairs(vms) do
   figure("bytes per box", p .. "mem.box", 300, nil, jit)
   figure("bytes per 8-gon", p .. "mem.poly8", 450, nil, jit)
   figure("bytes per circle", p .. "mem.circle")
+  figure("bytes per box once turned", p .. "mem.box_turned")
   figure("bytes per box in a world (static)", p .. "mem.box_in_world", 350, nil, jit)
   figure("bytes per box in a world, filed in its cells", p .. "mem.box_in_world_filed", 350, nil,
     jit)

@@ -405,3 +405,166 @@ describe("shape fields", function()
     end)
   end
 end)
+
+describe("polygons keep no local points apart until they turn or scale (issue 19)", function()
+  -- A polygon is built lean: while its rotation is 0 and its scale 1, its offsets are its
+  -- local points; its first turn or scale gives it a block for them, kept alive by the
+  -- shape alone.
+  local function turned(x, y, w, h, angle, factor)
+    local b = sat.box(x, y, w, h)
+    b:setRotation(angle)
+    if factor then
+      b:scale(factor)
+    end
+    return b
+  end
+
+  it("a box turned and scaled, then back, has the geometry it was built with", function()
+    local b = sat.box(1.5, 2.25, 3.1, 4.7)
+    local v0, area = b:vertices(), b:area()
+    b:rotate(0.8)
+    assert.are_not.same(v0, b:vertices())
+    b:scale(2)
+    b:rotate(-0.8)
+    b:scale(0.5)
+    assert.are.equal(0, b:rotation())
+    assert.are.same(v0, b:vertices())
+    assert.are.equal(area, b:area())
+    assert.is_true(sat.test(b, sat.box(1.5, 2.25, 3.1, 4.7)))
+  end)
+
+  it("turns as a shape turned from the start does, to the bit", function()
+    local b = sat.box(-3, 7, 2.5, 1.25)
+    b:rotate(0.3)
+    b:rotate(0.4)
+    local c = turned(-3, 7, 2.5, 1.25, 0.3 + 0.4)
+    assert.are.same(c:vertices(), b:vertices())
+    b:scale(3)
+    c:scale(3)
+    assert.are.same(c:vertices(), b:vertices())
+    assert.are.equal(c:area(), b:area())
+  end)
+
+  it("rotation 0 (either zero) and scale 1 change nothing", function()
+    local b = sat.polygon(0, 0, 3, 0.5, 2, 2.5, -0.5, 1.5)
+    local v0 = b:vertices()
+    b:setRotation(0)
+    b:setRotation(-0.0)
+    b:rotate(0)
+    b:scale(1)
+    b:scale(1, 1)
+    assert.are.same(v0, b:vertices())
+  end)
+
+  it("a clone is independent of its source, turned or not", function()
+    local a = turned(0, 0, 4, 2, 0.5)
+    local c = a:clone()
+    assert.are.same(a:vertices(), c:vertices())
+    a:rotate(0.5)
+    assert.are.same(turned(0, 0, 4, 2, 0.5):vertices(), c:vertices())
+    c:scale(2)
+    assert.are.same(turned(0, 0, 4, 2, 1.0):vertices(), a:vertices())
+    -- a clone of a shape that never turned: each gets its own block when it turns
+    local p = sat.box(0, 0, 4, 2)
+    local q = p:clone()
+    q:rotate(1)
+    assert.are.same(sat.box(0, 0, 4, 2):vertices(), p:vertices())
+    p:rotate(-1)
+    assert.are.same(turned(0, 0, 4, 2, 1):vertices(), q:vertices())
+    assert.are.same(turned(0, 0, 4, 2, -1):vertices(), p:vertices())
+  end)
+
+  it("the block lives as long as the shape, across collections", function()
+    local boxes = {}
+    for i = 1, 200 do
+      boxes[i] = sat.box(i, 0, 1 + i / 100, 1)
+      boxes[i]:rotate(i / 50)
+      if i % 2 == 0 then
+        boxes[i] = nil -- garbage, block and all
+      end
+    end
+    local junk = {}
+    for round = 1, 3 do
+      for k = 1, 2000 do
+        junk[k] = { k, round } -- the old ones garbage
+      end
+      collectgarbage()
+      collectgarbage()
+    end
+    assert.are.equal(3, junk[1][2])
+    for i = 1, 200, 2 do
+      local b = boxes[i]
+      b:rotate(0.25) -- reads its block
+      assert.are.same(turned(i, 0, 1 + i / 100, 1, i / 50 + 0.25):vertices(), b:vertices())
+    end
+  end)
+
+  it("is not seen in the shape: no fields, the same metatable", function()
+    local b = sat.box(0, 0, 1, 1)
+    local mt = getmetatable(b)
+    b:rotate(1)
+    assert.are.equal(mt, getmetatable(b))
+    b.tag = "x"
+    local c = b:clone()
+    assert.are.equal("x", c.tag)
+    c:rotate(1)
+    assert.are.same(turned(0, 0, 1, 1, 2):vertices(), c:vertices())
+    assert.are.same(turned(0, 0, 1, 1, 1):vertices(), b:vertices())
+  end)
+
+  it("a compound's parts turn as the shapes they were made of", function()
+    local b = sat.box(1, 1, 3, 2)
+    local r = turned(5, 0, 1, 2, 0.4) -- given its block
+    local c = sat.compound({ b, r })
+    local d = sat.compound({ b:clone(), r:clone() })
+    c:rotate(0.9)
+    c:scale(1.5)
+    d:rotate(0.9)
+    d:scale(1.5)
+    local cp, dp = c:parts(), d:parts()
+    for i = 1, 2 do
+      assert.are.same(dp[i]:vertices(), cp[i]:vertices())
+    end
+    -- a compound of one box turns exactly as the box does
+    local one = sat.compound({ sat.box(2, 3, 4, 1) })
+    one:rotate(0.6)
+    assert.are.same(turned(2, 3, 4, 1, 0.6):vertices(), one:parts()[1]:vertices())
+    -- and the parts copied out turn on their own
+    local part = one:parts()[1]
+    part:rotate(-0.6)
+    assert.are.same(sat.box(2, 3, 4, 1):vertices(), part:vertices())
+  end)
+
+  it("a first turn that runs out of memory leaves the shape as it was", function()
+    local found, failalloc = pcall(require, "failalloc")
+    if not found then
+      error("the failalloc helper is missing: make test-helpers")
+    end
+    local jit = rawget(_G, "jit")
+    local done = false
+    for n = 1, 10 do
+      local b = sat.box(0, 0, 3, 1)
+      if jit then
+        jit.off()
+        jit.flush()
+      end
+      local ok, e, refused = failalloc.pcall(n, b.rotate, b, 1)
+      if jit then
+        jit.on()
+      end
+      if refused == 0 then
+        assert.is_true(ok)
+        assert.are.same(turned(0, 0, 3, 1, 1):vertices(), b:vertices())
+        done = true
+        break
+      end
+      assert.is_false(ok)
+      assert.is_truthy(tostring(e):find("memory", 1, true))
+      assert.are.equal(0, b:rotation())
+      assert.are.same(sat.box(0, 0, 3, 1):vertices(), b:vertices())
+      b:rotate(1) -- and it turns once memory is there
+      assert.are.same(turned(0, 0, 3, 1, 1):vertices(), b:vertices())
+    end
+    assert.is_true(done)
+  end)
+end)

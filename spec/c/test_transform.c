@@ -1,6 +1,7 @@
 /*
  * test_transform.c - move_to, move, position, set_rotation, rotate, rotation, scale,
- * set_radius, radius; every refused change leaves the shape byte for byte as it was.
+ * set_radius, radius; every refused change leaves the shape byte for byte as it was; lean
+ * polygons (no local points apart until their first turn or scale).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -349,6 +350,273 @@ done:
     sat_shape_free(probe);
 }
 
+/* ---- lean polygons (sat_polygon_build_lean) ------------------------------------------ */
+
+/* The outline pts built lean in memory of its own (malloc), or NULL. */
+static sat_shape *lean_polygon(const sat_vec *pts, int n)
+{
+    sat_vec work[16];
+    sat_outline o;
+    sat_shape *s;
+    if (n > 16 || sat_polygon_validate(pts, n, work, &o) != SAT_OK)
+        return NULL;
+    s = (sat_shape *)malloc(sat_polygon_lean_bytes(o.count));
+    if (s)
+        sat_polygon_build_lean(s, &o);
+    return s;
+}
+
+/* Whether a and b have the same transform and the same normals, planes and offsets, bit for
+ * bit (what every query and pair test reads), whatever their layouts. */
+static int same_geometry(const sat_shape *a, const sat_shape *b)
+{
+    size_t arrays = sat_polygon_lean_bytes(a->count) - sizeof(sat_shape);
+    return a->kind == b->kind && a->count == b->count &&
+           memcmp(&a->pos, &b->pos, sizeof a->pos) == 0 &&
+           memcmp(&a->pos_lo, &b->pos_lo, sizeof a->pos_lo) == 0 &&
+           memcmp(&a->bound, &b->bound, sizeof a->bound) == 0 &&
+           memcmp(&a->scale, &b->scale, sizeof a->scale) == 0 &&
+           memcmp(&a->angle, &b->angle, sizeof a->angle) == 0 &&
+           memcmp(a->v, b->v, arrays) == 0 && sat_shape_area(a) == sat_shape_area(b);
+}
+
+static void test_lean_polygon(void)
+{
+    /* An irregular 5-gon, with coordinates that round when rotated. */
+    static const double xy[] = {0.1, 0.2, 3.3, -0.7, 4.1, 2.9, 1.7, 4.4, -0.9, 2.3};
+    sat_vec pts[5];
+    sat_shape *in = NULL, *lean = NULL, *copy = NULL, *clone = NULL, *ref = NULL;
+    sat_vec *block = NULL;
+    int i;
+    for (i = 0; i < 5; i++)
+        pts[i] = V(xy[2 * i], xy[2 * i + 1]);
+    in = mk_polygon(xy, 5);
+    lean = lean_polygon(pts, 5);
+    ENSURE(in != NULL && lean != NULL);
+    if (!in || !lean)
+        goto done;
+    /* No room for the local points: 16 bytes a vertex fewer. */
+    ENSURE(sat_polygon_lean_bytes(5) + 5 * sizeof(sat_vec) == sat_polygon_bytes(5));
+    ENSURE(sat_shape_bytes(lean) == sat_polygon_lean_bytes(5));
+    ENSURE(sat_shape_local_bytes(lean) == 5 * sizeof(sat_vec));
+    ENSURE(sat_shape_local_bytes(in) == 0);
+    /* The same geometry as built inline, bit for bit. */
+    ENSURE(same_geometry(lean, in));
+    /* Rotation 0 (either zero) and scale 1 need no block. */
+    ENSURE_EQ_INT(sat_shape_set_rotation(lean, 0.0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_set_rotation(lean, -0.0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(lean, 0.0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(lean, 1.0), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate_about(lean, 0.0, 5, 5), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate_about(in, 0.0, 5, 5), SAT_OK); /* (the position moves) */
+    ENSURE_EQ_INT(sat_shape_set_rotation(lean, 0.0), SAT_OK);
+    ENSURE(same_geometry(lean, in));
+    /* Anything else is refused, after every other check, and changes nothing. */
+    REFUSED(lean, sat_shape_set_rotation(lean, 0.5), SAT_ERR_NO_LOCAL);
+    REFUSED(lean, sat_shape_rotate(lean, -1e-300), SAT_ERR_NO_LOCAL);
+    REFUSED(lean, sat_shape_rotate_about(lean, 1, 3, 4), SAT_ERR_NO_LOCAL);
+    REFUSED(lean, sat_shape_set_rotation_about(lean, 2, -3, 4), SAT_ERR_NO_LOCAL);
+    REFUSED(lean, sat_shape_scale(lean, 2), SAT_ERR_NO_LOCAL);
+    REFUSED(lean, sat_shape_rotate(lean, NAN), SAT_ERR_NONFINITE);
+    REFUSED(lean, sat_shape_rotate_about(lean, PI, -1e150, 0), SAT_ERR_RANGE);
+    REFUSED(lean, sat_shape_scale(lean, -1), SAT_ERR_BAD_SCALE);
+    REFUSED(lean, sat_shape_scale(lean, 1e200), SAT_ERR_RANGE);
+    ENSURE(strstr(sat_status_message(SAT_ERR_NO_LOCAL), "sat_shape_give_local") != NULL);
+    ENSURE(same_geometry(lean, in));
+    /* A copy of it is lean too, and as refused. */
+    copy = (sat_shape *)malloc(sat_shape_bytes(lean));
+    if (copy) {
+        sat_shape_copy(copy, lean);
+        ENSURE(sat_shape_bytes(copy) == sat_polygon_lean_bytes(5));
+        ENSURE(same_geometry(copy, in));
+        ENSURE_EQ_INT(sat_shape_rotate(copy, 1), SAT_ERR_NO_LOCAL);
+    }
+    /* Given its block, it turns and scales as the inline one does, bit for bit. */
+    block = (sat_vec *)malloc(sat_shape_local_bytes(lean));
+    ENSURE(block != NULL);
+    if (!block)
+        goto done;
+    sat_shape_give_local(lean, block);
+    ENSURE(sat_shape_local_bytes(lean) == 0);
+    ENSURE(sat_shape_bytes(lean) == sat_polygon_bytes(5)); /* what a copy needs */
+    for (i = 0; i < 5; i++) /* the offsets (entries n to 2n), copied in */
+        ENSURE(block[i].x == lean->v[5 + i].x && block[i].y == lean->v[5 + i].y);
+    sat_shape_give_local(lean, NULL); /* nothing: it has one */
+    ENSURE_EQ_INT(sat_shape_rotate(lean, 0.7), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(in, 0.7), SAT_OK);
+    ENSURE(same_geometry(lean, in));
+    ENSURE_EQ_INT(sat_shape_scale(lean, 2), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(in, 2), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate_about(lean, -2, 1e9, 3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate_about(in, -2, 1e9, 3), SAT_OK);
+    ENSURE(same_geometry(lean, in));
+    /* A clone of it keeps its points in its own storage: independent of the block. */
+    clone = sat_shape_clone(lean);
+    ENSURE(clone != NULL);
+    if (clone) {
+        ENSURE(sat_shape_bytes(clone) == sat_polygon_bytes(5));
+        ENSURE(same_geometry(clone, in));
+        ENSURE_EQ_INT(sat_shape_rotate(lean, 1.25), SAT_OK);
+        ENSURE_EQ_INT(sat_shape_rotate(in, 1.25), SAT_OK);
+        ENSURE(same_geometry(lean, in));
+        ENSURE(!same_geometry(clone, in)); /* the clone did not turn */
+        ENSURE_EQ_INT(sat_shape_rotate(clone, 1.25), SAT_OK);
+        ENSURE(same_geometry(clone, in));
+    }
+    /* Back to rotation 0 and scale 1 (after turns about a far pivot): the normals, planes,
+     * offsets and bound it was built with, bit for bit. */
+    ref = mk_polygon(xy, 5);
+    ENSURE_EQ_INT(sat_shape_set_rotation_about(lean, 0, 1e9, 3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(lean, 0.5), SAT_OK);
+    ENSURE(sat_shape_rotation(lean) == 0 && lean->scale == 1);
+    if (ref) {
+        ENSURE(memcmp(lean->v, ref->v, sat_polygon_lean_bytes(5) - sizeof(sat_shape)) == 0);
+        ENSURE(lean->bound == ref->bound && sat_shape_area(lean) == sat_shape_area(ref));
+    }
+done:
+    free(block);
+    free(copy);
+    sat_shape_free(clone);
+    sat_shape_free(ref);
+    free(lean);
+    sat_shape_free(in);
+}
+
+/* A compound of lean polygons (one given a block and turned, one not) is the compound of the
+ * same polygons built inline: its parts keep their local points in its own storage, and
+ * nothing of the sources (freed before it turns: ASan would see a read). */
+static void test_lean_parts(void)
+{
+    static const double tri[] = {0, 0, 3, 0, 1, 2}, quad[] = {4, 0, 7, 1, 6, 3, 4, 2};
+    sat_vec pt[3], pq[4];
+    sat_shape *lt = NULL, *lq = NULL, *it = mk_polygon(tri, 3), *iq = mk_polygon(quad, 4);
+    sat_shape *lc = NULL, *ic = NULL, *cc = NULL;
+    const sat_shape *parts[2];
+    void *block = NULL;
+    sat_status st;
+    int i;
+    for (i = 0; i < 3; i++)
+        pt[i] = V(tri[2 * i], tri[2 * i + 1]);
+    for (i = 0; i < 4; i++)
+        pq[i] = V(quad[2 * i], quad[2 * i + 1]);
+    lt = lean_polygon(pt, 3);
+    lq = lean_polygon(pq, 4);
+    ENSURE(lt && lq && it && iq);
+    if (!lt || !lq || !it || !iq)
+        goto done;
+    block = malloc(sat_shape_local_bytes(lq));
+    if (!block)
+        goto done;
+    sat_shape_give_local(lq, block);
+    ENSURE_EQ_INT(sat_shape_rotate(lq, 0.3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(iq, 0.3), SAT_OK);
+    parts[0] = lt, parts[1] = lq;
+    lc = sat_compound_new(parts, 2, &st);
+    parts[0] = it, parts[1] = iq;
+    ic = sat_compound_new(parts, 2, &st);
+    ENSURE(lc && ic);
+    if (!lc || !ic)
+        goto done;
+    ENSURE(sat_shape_bytes(lc) == sat_shape_bytes(ic));
+    free(lq), lq = NULL;
+    free(block), block = NULL;
+    free(lt), lt = NULL;
+    ENSURE_EQ_INT(sat_shape_rotate(lc, 1.1), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(lc, 1.75), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_rotate(ic, 1.1), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(ic, 1.75), SAT_OK);
+    /* a copy is a memcpy, parts and all */
+    cc = sat_shape_clone(lc);
+    ENSURE(cc != NULL);
+    for (i = 0; i < 2; i++) {
+        ENSURE(same_geometry(sat_compound_part(lc, i), sat_compound_part(ic, i)));
+        if (cc)
+            ENSURE(same_geometry(sat_compound_part(cc, i), sat_compound_part(ic, i)));
+    }
+    ENSURE(sat_shape_area(lc) == sat_shape_area(ic));
+done:
+    free(block);
+    free(lt);
+    free(lq);
+    sat_shape_free(it);
+    sat_shape_free(iq);
+    sat_shape_free(lc);
+    sat_shape_free(ic);
+    sat_shape_free(cc);
+}
+
+static double uniform(ctest_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(ctest_next(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+/* Random outlines (a quarter of them on a grid, with coordinates 0 and -0),
+ * lean with a block and inline, through random turns and scales (tiny and subnormal angles
+ * among them): the same geometry, bit for bit, at every step. */
+static void test_lean_random(void)
+{
+    ctest_rng g = {20261126u};
+    int k, bad = 0;
+    for (k = 0; k < 3000 && bad < 5; k++) {
+        sat_vec pts[8], pts2[8];
+        double r = uniform(&g, 0.5, 50), a0 = uniform(&g, 0, 2 * PI);
+        int n = 3 + (int)(ctest_next(&g) % 6), i, step;
+        sat_shape *in, *lean;
+        void *block;
+        for (i = 0; i < n; i++) {
+            double a = a0 + (i + uniform(&g, -0.3, 0.3)) * (2 * PI / n);
+            pts[i] = V(r * cos(a), r * sin(a));
+            if (k % 4 == 1) /* on a grid: exact zeros, some negative */
+                pts[i] = V(floor(pts[i].x), floor(pts[i].y));
+            if (k % 4 == 1 && pts[i].x == 0 && i % 2)
+                pts[i].x = -0.0;
+            if (k % 4 == 1 && pts[i].y == 0 && i % 2)
+                pts[i].y = -0.0;
+            pts2[i] = pts[i];
+        }
+        in = sat_polygon_new(pts, n, NULL);
+        lean = lean_polygon(pts2, n);
+        if (!in || !lean) { /* a grid outline may not validate: both refuse it */
+            ENSURE(!in && !lean);
+            sat_shape_free(in);
+            free(lean);
+            continue;
+        }
+        if (!same_geometry(lean, in))
+            bad++;
+        block = malloc(sat_shape_local_bytes(lean));
+        if (!block) {
+            sat_shape_free(in);
+            free(lean);
+            break;
+        }
+        sat_shape_give_local(lean, block);
+        for (step = 0; step < 6; step++) {
+            unsigned op = (unsigned)(ctest_next(&g) % 5);
+            double x = op == 0   ? uniform(&g, -7, 7)
+                       : op == 1 ? ldexp(uniform(&g, -1, 1), -1000 - (int)(ctest_next(&g) % 74))
+                       : op == 2 ? -sat_shape_rotation(in)
+                       : op == 3 ? uniform(&g, 0.25, 4)
+                                 : 0.5;
+            sat_status s1, s2;
+            if (op <= 2) {
+                s1 = sat_shape_rotate(lean, x);
+                s2 = sat_shape_rotate(in, x);
+            } else {
+                s1 = sat_shape_scale(lean, x);
+                s2 = sat_shape_scale(in, x);
+            }
+            ENSURE(s1 == s2);
+            if (!same_geometry(lean, in))
+                bad++;
+        }
+        free(block);
+        free(lean);
+        sat_shape_free(in);
+    }
+    ENSUREF(bad == 0, "%d lean polygons differ from inline ones (case %d)", bad, k);
+}
+
 void run_transform_tests(void)
 {
     RUN_TEST(test_move_to_and_move);
@@ -357,4 +625,7 @@ void run_transform_tests(void)
     RUN_TEST(test_scale);
     RUN_TEST(test_errors_leave_shape_unchanged);
     RUN_TEST(test_huge_finite_sizes);
+    RUN_TEST(test_lean_polygon);
+    RUN_TEST(test_lean_parts);
+    RUN_TEST(test_lean_random);
 }

@@ -76,7 +76,9 @@ typedef enum sat_status {
     SAT_ERR_ANGLE,          /* a rotation whose resulting angle is not finite */
     SAT_ERR_SELF_CROSSING,  /* a concave outline whose edges cross */
     SAT_ERR_SELF_TOUCHING,  /* a concave outline that touches itself (a vertex on an edge) */
-    SAT_ERR_NO_PARTS        /* a compound of no parts, or a chain of fewer than 2 points */
+    SAT_ERR_NO_PARTS,       /* a compound of no parts, or a chain of fewer than 2 points */
+    SAT_ERR_NO_LOCAL        /* a lean polygon's first turn or scale, before it was given the
+                             * block for its local points (sat_shape_give_local) */
 } sat_status;
 
 /* A hard limit only against absurd input; any convex outline a game uses fits. */
@@ -102,7 +104,7 @@ typedef struct sat_shape {
     double bound;           /* world-size bounding radius about the position */
     double scale;           /* uniform scale, > 0 (1 for circles; a capsule's scales its
                              * segment, its radius is scaled in place) */
-    /* The rest (40 bytes) only the transforms, the queries and the embedding read; the
+    /* The rest (48 bytes) only the transforms, the queries and the embedding read; the
      * bounding box is not stored but derived where it is read (sat_shape_bbox). */
     uintptr_t user;         /* the embedding's own word, 0 by default; copies keep it (the
                              * Lua binding stamps its shapes here to recognise them) */
@@ -113,6 +115,11 @@ typedef struct sat_shape {
                                  * start in none) */
     uint32_t category;      /* filter bits for broad phases (default 1) */
     uint32_t mask;          /* categories this shape accepts (default all) */
+    uintptr_t local;        /* a polygon's local points (sat_internal.h, sat__clocal): 0, in
+                             * its storage after the deepest vertices; 1 (a lean polygon),
+                             * none kept: they are the offsets, the polygon never having left
+                             * rotation 0 and scale 1; else the address of the block it was
+                             * given (sat_shape_give_local). 0 for the other kinds. */
     /* Polygon storage, counter-clockwise (in a y-up frame), the arrays a pair test reads
      * first:
      *   [0, n)    world-oriented unit normal of edge i (from point i to point i + 1)
@@ -122,7 +129,10 @@ typedef struct sat_shape {
      *             from that vertex to vertex i: derived where read, sat__support and
      *             sat__least, not stored)
      *   then n    local points about the centroid, scale 1 (the local normals are computed
-     *             from them, not stored)
+     *             from them, not stored): only when local is 0. A lean polygon
+     *             (sat_polygon_build_lean) stops before them: while its rotation is 0 and
+     *             its scale 1 the offsets are its local points bit for bit, and the block
+     *             for them is given to it before its first turn or scale.
      * Segment and capsule storage (count 0), 4 entries, the segment running from
      * position - h to position + h:
      *   [0]  h: world-oriented half of the segment, rotate(scale * local half)
@@ -131,8 +141,9 @@ typedef struct sat_shape {
      *   [3]  x: world half-length (scale * |local half|), y: |local half|
      * Compound storage (count = parts; see sat_compound.c): a header, a table of the parts,
      * the outline (a concave shape's, a chain's points) and the parts themselves, each
-     * twice: as built (about the compound's position, rotation 0, scale 1) and in the
-     * world, kept up to date by every transform. */
+     * twice: as built (about the compound's position, rotation 0, scale 1; a polygon
+     * part at its own rotation 0 and scale 1 lean) and in the world, kept up to date by
+     * every transform. */
     sat_vec v[];
 } sat_shape;
 
@@ -177,7 +188,8 @@ size_t sat_circle_bytes(void);
 size_t sat_segment_bytes(void);
 size_t sat_capsule_bytes(void);
 size_t sat_polygon_bytes(int count);
-/* Bytes the given shape occupies (what a copy needs). */
+/* Bytes a copy of the given shape needs (sat_shape_copy): what it occupies, but for a lean
+ * polygon that was given a block, whose copy keeps its local points in its own storage. */
 size_t sat_shape_bytes(const sat_shape *s);
 
 /* Build in caller memory of the size above. On failure *s is unspecified: discard it. */
@@ -209,7 +221,23 @@ typedef struct sat_outline {
 sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
                                 sat_outline *out);
 void sat_polygon_build(sat_shape *s, const sat_outline *out);
-/* Copy a shape into memory of sat_shape_bytes(src); the copy is in no hash. */
+/* The same, lean: in memory of sat_polygon_lean_bytes(out->count), with no room for the
+ * local points (16 bytes a vertex), which are the offsets while the polygon keeps rotation 0
+ * and scale 1 (level tiles). Before its first turn or scale away from that, it needs a block
+ * of sat_shape_local_bytes(s) bytes, aligned for doubles, given by sat_shape_give_local
+ * (which copies the points in): until then such a transform is refused with
+ * SAT_ERR_NO_LOCAL, after every other check, and changes nothing. The block belongs to the
+ * caller, who keeps it as long as the shape (and frees it after; sat_shape_free does not). */
+size_t sat_polygon_lean_bytes(int count);
+void sat_polygon_build_lean(sat_shape *s, const sat_outline *out);
+/* What the block of a lean polygon that has none needs; 0 for any other shape. */
+size_t sat_shape_local_bytes(const sat_shape *s);
+/* Gives the block (sat_shape_local_bytes(s) bytes) to such a polygon; does nothing to any
+ * other shape. */
+void sat_shape_give_local(sat_shape *s, void *block);
+/* Copy a shape into memory of sat_shape_bytes(src); the copy is in no hash, and shares
+ * nothing with src: a lean polygon's copy is lean, without a block while src has none, and
+ * with its local points in its own storage once src has one. */
 void sat_shape_copy(sat_shape *dst, const sat_shape *src);
 
 /* Heap variants for C users: NULL on failure with *status set (status may be NULL). A

@@ -14,7 +14,9 @@
  *                      read it for every part pair, so it is kept, not derived)
  *   v[2 + 4P + j]      outline point j about the position, scale 1, rotation 0
  *   v[2 + 4P + N + j]  outline point j, world-oriented offset
- *   then the parts, each as built and in the world, at multiples of 16 bytes.
+ *   then the parts, each as built and in the world, at multiples of 16 bytes: as built, a
+ *   polygon at rotation 0 and scale 1 is lean (its offsets are its local points), in the
+ *   world every part keeps them inline (sat__copy_inline).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +51,43 @@ static void begin(sat_shape *s, int parts, int outline, sat_form form)
     s->v[1] = sat__v((double)form, 0.0);
 }
 
-/* Appends part i, a copy of p (in world coordinates for now). */
+/* A part as built: a polygon at rotation 0 and scale 1 lean (its offsets are its local
+ * points), any other shape with its local points in the compound's storage (never in a
+ * block: a copy of the compound is a memcpy). */
+static int lean_part(const sat_shape *p)
+{
+    return p->kind == SAT_POLYGON && p->angle == 0.0 && p->scale == 1.0;
+}
+
+static size_t base_bytes(const sat_shape *p)
+{
+    return round16(lean_part(p) ? sat_polygon_lean_bytes(p->count) : sat__inline_bytes(p));
+}
+
+/* A part in the world: inline, what sat__compound_refresh turns and sat_compound_part gives
+ * (so that it can be copied out like any shape). */
+static size_t live_bytes(const sat_shape *p)
+{
+    return round16(sat__inline_bytes(p));
+}
+
+/* Appends part i, a copy of p (in world coordinates for now), as built and in the world. */
 static void add_part(sat_shape *s, int i, const sat_shape *p)
 {
-    size_t at = (size_t)s->v[0].x, size = round16(sat_shape_bytes(p));
+    size_t at = (size_t)s->v[0].x, size = base_bytes(p);
     sat_shape *b = (sat_shape *)(void *)((char *)s->v + at);
-    sat_shape_copy(b, p);
+    if (lean_part(p)) {
+        memcpy(b, p, sat_polygon_lean_bytes(p->count));
+        b->local = SAT__LOCAL_NONE;
+        b->members = NULL;
+    } else {
+        sat__copy_inline(b, p);
+    }
     b->user = 0;
     b->id = 0;
     s->v[2 + 4 * i] = sat__v((double)at, (double)(at + size));
-    sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), b);
-    s->v[0].x = (double)(at + 2 * size);
+    sat__copy_inline((sat_shape *)(void *)((char *)s->v + at + size), b);
+    s->v[0].x = (double)(at + size + live_bytes(p));
 }
 
 /* A part's weight for the centroid: its area, else (chain) its length. */
@@ -137,7 +165,7 @@ size_t sat_compound_bytes(const sat_shape *const *parts, int count)
         if (bad_part(p))
             continue;
         for (int k = 0; k < sat__nparts(p); k++, P++)
-            bytes += 2 * round16(sat_shape_bytes(sat__part_of(p, k)));
+            bytes += base_bytes(sat__part_of(p, k)) + live_bytes(sat__part_of(p, k));
     }
     return bytes + header_bytes(P, 0);
 }
@@ -560,9 +588,11 @@ static int each_part(concave_work *w, part_fn fn, void *ctx)
     return parts;
 }
 
+/* Each part lean as built, inline in the world (see add_part). */
 static void count_bytes(void *ctx, const sat_outline *o)
 {
-    *(size_t *)ctx += 2 * round16(sat_polygon_bytes(o->count));
+    *(size_t *)ctx += round16(sat_polygon_lean_bytes(o->count)) +
+                      round16(sat_polygon_bytes(o->count));
 }
 
 sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, size_t *bytes)
@@ -626,12 +656,12 @@ static void build_part(void *ctx, const sat_outline *o)
 {
     build_ctx *b = (build_ctx *)ctx;
     sat_shape *s = b->s;
-    size_t at = (size_t)s->v[0].x, size = round16(sat_polygon_bytes(o->count));
+    size_t at = (size_t)s->v[0].x, size = round16(sat_polygon_lean_bytes(o->count));
     sat_shape *base = (sat_shape *)(void *)((char *)s->v + at);
-    sat_polygon_build(base, o);
+    sat_polygon_build_lean(base, o);
     s->v[2 + 4 * b->i] = sat__v((double)at, (double)(at + size));
-    sat_shape_copy((sat_shape *)(void *)((char *)s->v + at + size), base);
-    s->v[0].x = (double)(at + 2 * size);
+    sat__copy_inline((sat_shape *)(void *)((char *)s->v + at + size), base);
+    s->v[0].x = (double)(at + size + round16(sat_polygon_bytes(o->count)));
     b->i++;
 }
 

@@ -169,17 +169,9 @@ static inline int sat__deep_entries(int count)
 }
 static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
 static inline sat_vec *sat__off(sat_shape *s) { return s->v + s->count; }
-static inline sat_vec *sat__local(sat_shape *s)
-{
-    return s->v + 2 * s->count + sat__deep_entries(s->count);
-}
 
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + s->count; }
-static inline const sat_vec *sat__clocal(const sat_shape *s)
-{
-    return s->v + 2 * s->count + sat__deep_entries(s->count);
-}
 
 /* The index of the vertex deepest along edge i's normal. */
 static inline int sat__deep(const sat_shape *s, int i)
@@ -209,6 +201,35 @@ static inline double sat__least(const sat_shape *s, int i)
     return sat__dot(sat__coff(s)[sat__deep(s, i)], sat__cnormal(s)[i]);
 }
 
+/* Where a polygon's local points are (sat_shape.local): in its storage after the deepest
+ * vertices' indices, nowhere apart (a lean polygon at rotation 0 and scale 1: they are the
+ * offsets), or in the block it was given. */
+#define SAT__LOCAL_INLINE ((uintptr_t)0)
+#define SAT__LOCAL_NONE ((uintptr_t)1)
+static inline const sat_vec *sat__clocal(const sat_shape *s)
+{
+    if (s->local == SAT__LOCAL_INLINE)
+        return sat__coff(s) + s->count + sat__deep_entries(s->count);
+    if (s->local == SAT__LOCAL_NONE)
+        return sat__coff(s);
+    return (const sat_vec *)s->local;
+}
+static inline sat_vec *sat__local(sat_shape *s)
+{
+    if (s->local == SAT__LOCAL_INLINE)
+        return sat__off(s) + s->count + sat__deep_entries(s->count);
+    if (s->local == SAT__LOCAL_NONE)
+        return sat__off(s);
+    return (sat_vec *)s->local;
+}
+/* Whether turning or scaling a polygon to this angle and scale needs the block for its
+ * local points that it has not been given yet. */
+static inline int sat__needs_local(const sat_shape *s, double angle, double scale)
+{
+    return s->kind == SAT_POLYGON && s->local == SAT__LOCAL_NONE &&
+           !(angle == 0.0 && scale == 1.0);
+}
+
 /* The local unit normal of edge i (from local point i to point i + 1) of a polygon of n
  * points: not stored (16 bytes a vertex), but computed from the local points by this one
  * function, at build time and at every rotation or scale, so that it is the same bits
@@ -228,7 +249,9 @@ static inline sat_vec sat__edge_normal(const sat_vec *local, int n, int i)
  *                      read it for every part pair, so it is kept, not derived)
  *   v[2 + 4P + j]      outline point j about the position, scale 1, rotation 0
  *   v[2 + 4P + N + j]  outline point j, world-oriented offset
- *   then the parts, each as built and in the world, at multiples of 16 bytes. */
+ *   then the parts, each as built and in the world, at multiples of 16 bytes: as built, a
+ *   polygon at rotation 0 and scale 1 is lean (its offsets are its local points), in the
+ *   world every part keeps them inline (sat__copy_inline). */
 static inline int sat__outline_n(const sat_shape *s) { return (int)s->v[0].y; }
 static inline sat_shape *sat__base_part(sat_shape *s, int i)
 {
@@ -366,6 +389,11 @@ SAT_BEGIN_HIDDEN
  * but derived, from the radius, the world half or the world offsets (a compound: from its
  * parts'), by the arithmetic that once stored it. */
 void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi);
+/* A copy that keeps a polygon's local points in its own storage, whatever the source's
+ * layout (a compound's parts: their storage is copied with the compound's, so it can point
+ * nowhere else), in memory of sat__inline_bytes(src). */
+size_t sat__inline_bytes(const sat_shape *s);
+void sat__copy_inline(sat_shape *dst, const sat_shape *src);
 /* Recompute what depends on rotation and scale (and, for a compound, its parts). */
 void sat__refresh(sat_shape *s);
 /* Outline reduction shared by polygons and concave outlines (sat_shape.c). */

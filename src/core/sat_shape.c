@@ -26,6 +26,9 @@ const char *sat_status_message(sat_status status)
     case SAT_ERR_SELF_CROSSING: return "outline crosses itself";
     case SAT_ERR_SELF_TOUCHING: return "outline touches itself";
     case SAT_ERR_NO_PARTS: return "no parts";
+    case SAT_ERR_NO_LOCAL:
+        return "a lean polygon cannot turn or scale before it is given the block for its local "
+               "points (sat_shape_give_local)";
     }
     return "unknown error";
 }
@@ -45,19 +48,31 @@ size_t sat_capsule_bytes(void)
     return sat_segment_bytes();
 }
 
+/* The arrays every polygon keeps (sat.h): normals, offsets, the deepest vertices. */
+size_t sat_polygon_lean_bytes(int count)
+{
+    if (count < 0)
+        count = 0;
+    if (count > SAT_MAX_POINTS)
+        count = SAT_MAX_POINTS;
+    return sizeof(sat_shape) + (size_t)(2 * count + sat__deep_entries(count)) * sizeof(sat_vec);
+}
+
+/* And the local points after them. */
 size_t sat_polygon_bytes(int count)
 {
     if (count < 0)
         count = 0;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    return sizeof(sat_shape) + (size_t)(3 * count + sat__deep_entries(count)) * sizeof(sat_vec);
+    return sat_polygon_lean_bytes(count) + (size_t)count * sizeof(sat_vec);
 }
 
 size_t sat_shape_bytes(const sat_shape *s)
 {
     if (s->kind == SAT_POLYGON)
-        return sat_polygon_bytes(s->count);
+        return s->local == SAT__LOCAL_NONE ? sat_polygon_lean_bytes(s->count)
+                                           : sat_polygon_bytes(s->count);
     if (s->kind == SAT_COMPOUND)
         return sizeof(sat_shape) + (size_t)s->v[0].x;
     return sat__has_segment(s) ? sat_segment_bytes() : sat_circle_bytes();
@@ -78,6 +93,7 @@ static void init_common(sat_shape *s, sat_kind kind)
     s->scale = 1.0;
     s->radius = 0.0;
     s->bound = 0.0;
+    s->local = SAT__LOCAL_INLINE;
 }
 
 /* A segment's or capsule's world half, direction, half-length, box and bound. */
@@ -149,7 +165,31 @@ void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi)
     }
 }
 
-/* Recompute what depends on rotation and scale: world offsets, normals and bound. */
+/* A polygon's world normals, offsets and bound from its local points at its rotation and
+ * scale. local may be the offsets themselves (a lean polygon as it is built): the normals
+ * are computed first, from the points alone, and each offset only from its own point. */
+static void polygon_transform(sat_shape *s, const sat_vec *local)
+{
+    sat_vec *off = sat__off(s), *n = sat__normal(s);
+    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
+    for (int i = 0; i < s->count; i++) {
+        /* + 0.0 turns a -0 into 0, so results never print "-0". */
+        sat_vec ln = sat__edge_normal(local, s->count, i);
+        n[i] = sat__v(c * ln.x - sn * ln.y + 0.0, sn * ln.x + c * ln.y + 0.0);
+    }
+    for (int i = 0; i < s->count; i++) {
+        sat_vec p = sat__v(k * local[i].x, k * local[i].y);
+        sat_vec o = sat__v(c * p.x - sn * p.y, sn * p.x + c * p.y);
+        double d = sat__len(o);
+        off[i] = o;
+        if (d > bound) bound = d;
+    }
+    s->bound = bound;
+}
+
+/* Recompute what depends on rotation and scale: world offsets, normals and bound. A lean
+ * polygon without its block is at rotation 0 (or -0) and scale 1 (the transforms refuse
+ * anything else): its offsets, normals and bound are those it was built with. */
 static void update_cache(sat_shape *s)
 {
     if (s->kind == SAT_CIRCLE) {
@@ -158,21 +198,8 @@ static void update_cache(sat_shape *s)
         update_segment(s);
     } else if (s->kind == SAT_COMPOUND) {
         sat__compound_refresh(s);
-    } else {
-        const sat_vec *local = sat__local(s);
-        sat_vec *off = sat__off(s), *n = sat__normal(s);
-        double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
-        for (int i = 0; i < s->count; i++) {
-            sat_vec p = sat__v(k * local[i].x, k * local[i].y);
-            sat_vec o = sat__v(c * p.x - sn * p.y, sn * p.x + c * p.y);
-            double d = sat__len(o);
-            off[i] = o;
-            /* + 0.0 turns a -0 into 0, so results never print "-0". */
-            sat_vec ln = sat__edge_normal(local, s->count, i);
-            n[i] = sat__v(c * ln.x - sn * ln.y + 0.0, sn * ln.x + c * ln.y + 0.0);
-            if (d > bound) bound = d;
-        }
-        s->bound = bound;
+    } else if (s->local != SAT__LOCAL_NONE) {
+        polygon_transform(s, sat__clocal(s));
     }
     sat__changed(s);
 }
@@ -372,16 +399,19 @@ sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
     return SAT_OK;
 }
 
-void sat_polygon_build(sat_shape *s, const sat_outline *o)
+/* Both layouts: lean, the local points are written where the offsets go, and become them
+ * (rotation 0, scale 1). */
+static void polygon_build(sat_shape *s, const sat_outline *o, int lean)
 {
     const sat_vec *p = o->work;
     sat_vec c = o->centroid;
     int n = o->count, exponent = o->exponent;
     init_common(s, SAT_POLYGON);
     s->count = n;
+    s->local = lean ? SAT__LOCAL_NONE : SAT__LOCAL_INLINE;
     /* The points are read from the first n entries (sat_polygon_init validates in the
      * shape's own storage) into the local points, which are past them; the local normals
-     * then take their place until update_cache makes them world normals. */
+     * then take their place until polygon_transform makes them world normals. */
     sat_vec *local = sat__local(s), *ln = sat__normal(s);
     for (int i = 0; i < n; i++) {
         sat_vec q = sat__sub(p[i], c);
@@ -408,7 +438,32 @@ void sat_polygon_build(sat_shape *s, const sat_outline *o)
     c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
     sat__two_sum(o->origin.x, c.x, &s->pos.x, &s->pos_lo.x);
     sat__two_sum(o->origin.y, c.y, &s->pos.y, &s->pos_lo.y);
-    update_cache(s);
+    polygon_transform(s, local);
+}
+
+void sat_polygon_build(sat_shape *s, const sat_outline *o)
+{
+    polygon_build(s, o, 0);
+}
+
+void sat_polygon_build_lean(sat_shape *s, const sat_outline *o)
+{
+    polygon_build(s, o, 1);
+}
+
+size_t sat_shape_local_bytes(const sat_shape *s)
+{
+    if (s->kind != SAT_POLYGON || s->local != SAT__LOCAL_NONE)
+        return 0;
+    return (size_t)s->count * sizeof(sat_vec);
+}
+
+void sat_shape_give_local(sat_shape *s, void *block)
+{
+    if (block == NULL || sat_shape_local_bytes(s) == 0)
+        return;
+    memcpy(block, sat__coff(s), (size_t)s->count * sizeof(sat_vec));
+    s->local = (uintptr_t)block;
 }
 
 sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
@@ -420,10 +475,34 @@ sat_status sat_polygon_init(sat_shape *s, const sat_vec *points, int count)
     return st;
 }
 
+size_t sat__inline_bytes(const sat_shape *s)
+{
+    return s->kind == SAT_POLYGON ? sat_polygon_bytes(s->count) : sat_shape_bytes(s);
+}
+
+void sat__copy_inline(sat_shape *dst, const sat_shape *src)
+{
+    if (src->kind == SAT_POLYGON) {
+        size_t n = (size_t)src->count;
+        memcpy(dst, src, sat_polygon_lean_bytes(src->count));
+        dst->local = SAT__LOCAL_INLINE;
+        memcpy(sat__local(dst), sat__clocal(src), n * sizeof(sat_vec));
+    } else {
+        memcpy(dst, src, sat_shape_bytes(src));
+    }
+    dst->members = NULL; /* the hashes hold src, not its copy */
+}
+
+/* A lean polygon without a block stays lean; one with a block gets its points inline, so
+ * that no two shapes share a block (and a copy needs nothing given). */
 void sat_shape_copy(sat_shape *dst, const sat_shape *src)
 {
-    memcpy(dst, src, sat_shape_bytes(src));
-    dst->members = NULL; /* the hashes hold src, not its copy */
+    if (src->kind == SAT_POLYGON && src->local == SAT__LOCAL_NONE) {
+        memcpy(dst, src, sat_polygon_lean_bytes(src->count));
+        dst->members = NULL;
+    } else {
+        sat__copy_inline(dst, src);
+    }
 }
 
 
@@ -565,6 +644,8 @@ sat_status sat_shape_set_rotation(sat_shape *s, double angle)
 {
     if (!isfinite(angle))
         return SAT_ERR_NONFINITE;
+    if (sat__needs_local(s, angle, s->scale))
+        return SAT_ERR_NO_LOCAL;
     s->angle = angle;
     update_cache(s);
     return SAT_OK;
@@ -598,6 +679,8 @@ static sat_status turn_about(sat_shape *s, double angle, double c, double sn, do
     sat__two_sum(cy, t.y, &hi.y, &lo.y);
     if (!sat__in_range(hi.x) || !sat__in_range(hi.y))
         return SAT_ERR_RANGE;
+    if (sat__needs_local(s, angle, s->scale))
+        return SAT_ERR_NO_LOCAL;
     s->pos = hi;
     s->pos_lo = lo;
     s->angle = angle;
@@ -656,6 +739,8 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
             return SAT_ERR_RANGE; /* a subnormal outline grown past any sense */
         if (!(k > 0.0))
             return SAT_ERR_BAD_SCALE; /* underflow */
+        if (sat__needs_local(s, s->angle, k))
+            return SAT_ERR_NO_LOCAL;
         s->scale = k;
         if (s->kind == SAT_CAPSULE)
             s->radius *= factor; /* kept as given, like a circle's (scale is the segment's) */
@@ -797,7 +882,7 @@ void sat__compound_refresh(sat_shape *s)
     double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
     for (int i = 0; i < s->count; i++) {
         sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
-        memcpy(p, b, sat_shape_bytes(b));
+        sat__copy_inline(p, b); /* (a lean one's offsets become the local points) */
         if (k != 1.0) {
             if (p->kind == SAT_CIRCLE) {
                 p->radius *= k;

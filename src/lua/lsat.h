@@ -28,6 +28,7 @@
 #define LSAT_REG_STATE "sat.state"
 #define LSAT_REG_NOFIELDS "sat.nofields"
 #define LSAT_REG_OWNMT "sat.ownmetatables" /* see lsat_shape.c */
+#define LSAT_REG_LOCALS "sat.localpoints" /* see lsat_shape.c */
 
 /* Field names kept as upvalues, so that filling a table hashes no string. */
 enum lsat_key {

@@ -25,6 +25,13 @@
  * any Lua table it keeps the size of its peak. Every metatable here is protected
  * (__metatable, copied into the shapes' own), so that no script reaches the method and field
  * tables behind them.
+ *
+ * Polygons are built lean (sat_polygon_build_lean): no local points kept apart while they are
+ * the offsets, until the first turn or scale away from rotation 0 and scale 1, which gives
+ * the polygon a plain userdata block for them (give_local). The block is kept alive by the
+ * registry's weak-keyed table LSAT_REG_LOCALS (shape -> block): exactly as long as the
+ * shape, with no __gc and nothing in the shape's fields. A clone or a part copied out keeps
+ * its local points in its own storage (sat_shape_copy), and needs no block.
  */
 #include <math.h>
 #include <string.h>
@@ -178,8 +185,8 @@ static int push_polygon(lua_State *L, sat_vec *pts, int n)
     if (n < 3)
         return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_FEW_POINTS));
     lsat_checkstatus(L, sat_polygon_validate(pts, n, pts, &o), 1);
-    s = (sat_shape *)sat_newuserdata_uv(L, sat_polygon_bytes(o.count));
-    sat_polygon_build(s, &o);
+    s = (sat_shape *)sat_newuserdata_uv(L, sat_polygon_lean_bytes(o.count));
+    sat_polygon_build_lean(s, &o);
     finish_shape(L, s);
     return 1;
 }
@@ -527,20 +534,53 @@ static int shape_position(lua_State *L)
     return 2;
 }
 
+/* Gives the lean polygon s at idx the block for its local points, anchored to it (see the
+ * top). A memory error leaves the shape as it was: the block is given last. */
+static void give_local(lua_State *L, int idx, sat_shape *s)
+{
+    size_t bytes = sat_shape_local_bytes(s);
+    void *block;
+    if (bytes == 0)
+        return;
+    idx = lua_absindex(L, idx);
+    lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_LOCALS);
+    block = sat_newuserdata(L, bytes);
+    lua_pushvalue(L, idx);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+    lua_pop(L, 2);
+    sat_shape_give_local(s, block);
+}
+
+/* The four rotations: absolute or not, about a pivot or not. */
+static sat_status turn(sat_shape *s, int absolute, int pivot, double a, double cx, double cy)
+{
+    if (!pivot)
+        return absolute ? sat_shape_set_rotation(s, a) : sat_shape_rotate(s, a);
+    return absolute ? sat_shape_set_rotation_about(s, a, cx, cy)
+                    : sat_shape_rotate_about(s, a, cx, cy);
+}
+
 /* rotate(da [, cx, cy]) and setRotation(a [, cx, cy]): with a pivot (as HC's), the shape
- * turns about it; without, about its own position. The pivot is both numbers or neither. */
+ * turns about it; without, about its own position. The pivot is both numbers or neither. A
+ * lean polygon's first turn gives it its block (the core refuses it, changing nothing, after
+ * every other check) and is then made again. */
 static int rotation_change(lua_State *L, int absolute)
 {
     sat_shape *s = lsat_checkshape(L, 1);
-    double a = lsat_checkfinite(L, 2), cx, cy;
+    double a = lsat_checkfinite(L, 2), cx = 0.0, cy = 0.0;
+    int pivot = !(lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4));
     sat_status st;
-    if (lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4))
-        return transformed(L, absolute ? sat_shape_set_rotation(s, a) : sat_shape_rotate(s, a));
-    cx = lsat_checkcoord(L, 3);
-    cy = lsat_checkcoord(L, 4);
-    st = absolute ? sat_shape_set_rotation_about(s, a, cx, cy)
-                  : sat_shape_rotate_about(s, a, cx, cy);
-    if (st == SAT_ERR_RANGE) /* the pivot is in range: the turn takes the shape out */
+    if (pivot) {
+        cx = lsat_checkcoord(L, 3);
+        cy = lsat_checkcoord(L, 4);
+    }
+    st = turn(s, absolute, pivot, a, cx, cy);
+    if (st == SAT_ERR_NO_LOCAL) {
+        give_local(L, 1, s);
+        st = turn(s, absolute, pivot, a, cx, cy);
+    }
+    if (pivot && st == SAT_ERR_RANGE) /* the pivot is in range: the turn takes it out */
         return luaL_argerror(L, 3, "the turn about this pivot takes the shape out of range "
                                    "(coordinates up to 1e150)");
     return transformed(L, st);
@@ -567,11 +607,17 @@ static int shape_scale(lua_State *L)
 {
     sat_shape *s = lsat_checkshape(L, 1);
     double f = lsat_checkfinite(L, 2);
+    sat_status st;
     if (!(f > 0.0))
         return luaL_argerror(L, 2, sat_status_message(SAT_ERR_BAD_SCALE));
     if (!lua_isnoneornil(L, 3) && lsat_checkfinite(L, 3) != f)
         return luaL_argerror(L, 3, "non-uniform scale is not supported (sy must equal sx)");
-    return transformed(L, sat_shape_scale(s, f));
+    st = sat_shape_scale(s, f);
+    if (st == SAT_ERR_NO_LOCAL) { /* as in rotation_change */
+        give_local(L, 1, s);
+        st = sat_shape_scale(s, f);
+    }
+    return transformed(L, st);
 }
 
 /* bbox and endpoints: two points as four numbers */
@@ -804,6 +850,18 @@ void lsat_open_shape(lua_State *L, int module, int base)
     }
     lsat_setfuncs(L, module, base, module_funcs);
     link_lookups(L, base);
+    /* the anchors of the lean polygons' blocks: kept when the module is loaded again, since
+     * the shapes made before still rely on it */
+    lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_LOCALS);
+    if (!lua_istable(L, -1)) {
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_setfield(L, LUA_REGISTRYINDEX, LSAT_REG_LOCALS);
+    }
+    lua_pop(L, 1);
     /* copied into a shape's own metatable with the rest */
     for (k = 0; k < SAT_KIND_COUNT; k++)
         lsat_protect_metatable(L, LSAT_SLOT(base, kind_uv[k].mt), kind_uv[k].name);
