@@ -111,6 +111,17 @@ static size_t kind_bytes(shape_kind k)
     return (n + 63) & ~(size_t)63; /* each shape starts on its own cache line */
 }
 
+/* Points on a circle at jittered angles: always strictly convex. */
+static void poly8_points(sat_vec p[8])
+{
+    double r = rng_range(4.0, 16.0), a0 = rng_range(0.0, 2.0 * PI);
+    for (int i = 0; i < 8; i++) {
+        double a = a0 + (i + rng_range(-0.3, 0.3)) * (2.0 * PI / 8.0);
+        p[i].x = r * cos(a);
+        p[i].y = r * sin(a);
+    }
+}
+
 /* A random shape of the kind at the origin, 8 to 32 units across, randomly rotated. */
 static void build_shape(sat_shape *s, shape_kind k)
 {
@@ -132,14 +143,8 @@ static void build_shape(sat_shape *s, shape_kind k)
         sat_vec p[4] = {{0.0, 0.0}, {w, 0.0}, {w, h}, {0.0, h}};
         st = sat_polygon_init(s, p, 4);
     } else {
-        /* Points on a circle at jittered angles: always strictly convex. */
-        double r = rng_range(4.0, 16.0), a0 = rng_range(0.0, 2.0 * PI);
         sat_vec p[8];
-        for (int i = 0; i < 8; i++) {
-            double a = a0 + (i + rng_range(-0.3, 0.3)) * (2.0 * PI / 8.0);
-            p[i].x = r * cos(a);
-            p[i].y = r * sin(a);
-        }
+        poly8_points(p);
         st = sat_polygon_init(s, p, 8);
     }
     if (st != SAT_OK)
@@ -164,6 +169,7 @@ typedef struct table {
     const sat_shape **a, **b;   /* the pair of each call, in call order */
     pair_spec *spec;            /* cold and hot: how each pair is placed */
     sat_shape **pool;           /* world: the shapes */
+    sat_vec **blocks;           /* pools: the shapes' blocks for their local points */
     sat_vec *unit;              /* world: each shape's centre in the unit disk */
     sat_vec *v;                 /* the sweep's motion of each call */
 } table;
@@ -399,21 +405,43 @@ static void table_free(table *t)
 
 /* -- pools: poly8 shapes each in its own allocation, as the binding allocates them -- */
 
+/* A poly8 as the binding makes one (see build_shape, which draws the same numbers): lean, in
+ * its own malloc of exactly sat_polygon_lean_bytes(8), and, being turned, given a block of
+ * its own for its local points (the binding's is a userdata; a pair test never reads it). */
+static sat_shape *pool_shape(uint64_t seed, sat_vec **block)
+{
+    uint64_t saved = rng_state;
+    sat_vec p[8];
+    sat_outline o;
+    sat_status st;
+    rng_state = seed;
+    poly8_points(p);
+    if ((st = sat_polygon_validate(p, 8, p, &o)) != SAT_OK)
+        die("building a shape", st);
+    sat_shape *s = xmalloc(sat_polygon_lean_bytes(o.count));
+    sat_polygon_build_lean(s, &o);
+    *block = xmalloc(sat_shape_local_bytes(s));
+    sat_shape_give_local(s, *block);
+    if ((st = sat_shape_set_rotation(s, rng_range(0.0, 2.0 * PI))) != SAT_OK)
+        die("rotating a shape", st);
+    rng_state = saved;
+    return s;
+}
+
 /* `calls` pairs drawn at random (repeats allowed) from a pool of `shapes` poly8s, each from
- * its own malloc of exactly sat_polygon_bytes(8), in an order unrelated to the calls: as Lua
- * userdata, scattered over the heap. The centres sit in a disk bisected for half of the
+ * its own malloc (pool_shape), in an order unrelated to the calls: as Lua userdata,
+ * scattered over the heap. The centres sit in a disk bisected for half of the
  * calls overlapping. The figure that matters is how the time per call grows with the pool
  * (64 in L1, 8,192 in L2/L3, 65,536 past L3), which is what a shape's size decides. */
 static void pool_build(table *t, int shapes, int calls, int calib)
 {
-    size_t bytes = sat_polygon_bytes(8);
     alloc_table(t, calls, calls, shapes, 0);
-    t->bytes = (size_t)shapes * bytes;
+    t->bytes = (size_t)shapes * sat_polygon_lean_bytes(8);
     t->pool = xmalloc((size_t)shapes * sizeof *t->pool);
+    t->blocks = xmalloc((size_t)shapes * sizeof *t->blocks);
     t->unit = xmalloc((size_t)shapes * sizeof *t->unit);
     for (int i = 0; i < shapes; i++) {
-        t->pool[i] = xmalloc(bytes);
-        build_seeded(t->pool[i], K_POLY8, rng_next());
+        t->pool[i] = pool_shape(rng_next(), &t->blocks[i]);
         double r = sqrt(rng_range(0.0, 1.0)), a = rng_range(0.0, 2.0 * PI);
         t->unit[i].x = r * cos(a);
         t->unit[i].y = r * sin(a);
@@ -439,8 +467,11 @@ static void pool_build(table *t, int shapes, int calls, int calib)
 
 static void pool_free(table *t)
 {
-    for (int i = 0; i < t->shapes; i++)
+    for (int i = 0; i < t->shapes; i++) {
         free(t->pool[i]);
+        free(t->blocks[i]);
+    }
+    free(t->blocks);
 }
 
 /* ---- timing --------------------------------------------------------------------------- */
@@ -589,7 +620,7 @@ static void run_pools(int n, int reps)
 {
     static const int sizes[] = {64, 8192, 65536};
     char key[64];
-    emit("c.pool.shape_bytes", (double)sat_polygon_bytes(8), "bytes");
+    emit("c.pool.shape_bytes", (double)sat_polygon_lean_bytes(8), "bytes");
     for (int i = 0; i < 3; i++) {
         table t;
         rng_state = 0x9001DULL + (uint64_t)i;
