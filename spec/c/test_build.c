@@ -42,8 +42,10 @@ static void test_sizes(void)
 {
     ENSURE(sat_circle_bytes() >= sizeof(sat_shape));
     /* normals, offsets and local points, and a uint16 a vertex (int32 past 65536) in whole
-     * entries */
-    ENSURE(sat_polygon_bytes(3) == sizeof(sat_shape) + 10 * sizeof(sat_vec));
+     * entries, none for 3 or 4 */
+    ENSURE(sat_polygon_bytes(3) == sizeof(sat_shape) + 9 * sizeof(sat_vec));
+    ENSURE(sat_polygon_lean_bytes(4) == sizeof(sat_shape) + 8 * sizeof(sat_vec));
+    ENSURE(sat_polygon_lean_bytes(5) == sizeof(sat_shape) + 11 * sizeof(sat_vec));
     ENSURE(sat_polygon_bytes(64) == sizeof(sat_shape) + 200 * sizeof(sat_vec));
     ENSURE(sat_polygon_bytes(65537) == sizeof(sat_shape) + (3 * 65537 + 16385) * sizeof(sat_vec));
     ENSURE(sat_polygon_bytes(64) > sat_polygon_bytes(63));

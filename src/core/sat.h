@@ -127,7 +127,8 @@ typedef struct sat_shape {
      *   then n uint16 (int32 past 65536 vertices), in whole entries: the index of the
      *             vertex deepest along edge i's normal (edge i's interval along it runs
      *             from that vertex to vertex i: derived where read, sat__support and
-     *             sat__least, not stored)
+     *             sat__least, not stored); none for 3 or 4 vertices, whose deepest vertex
+     *             is one of the two past the edge
      *   then n    local points about the centroid, scale 1 (the local normals are computed
      *             from them, not stored): only when local is 0. A lean polygon
      *             (sat_polygon_build_lean) stops before them: while its rotation is 0 and

@@ -161,10 +161,13 @@ static inline void sat__changed(sat_shape *s)
 }
 
 /* Polygon storage (see sat.h): normals, offsets, then the deepest vertices' indices (uint16,
- * or int32 past SAT_DEEP16 vertices, padded to whole entries), then the local points. */
+ * or int32 past SAT_DEEP16 vertices, padded to whole entries; none for 3 or 4 vertices),
+ * then the local points. */
 #define SAT_DEEP16 65536
 static inline int sat__deep_entries(int count)
 {
+    if (count <= 4) /* none kept: see sat__least */
+        return 0;
     return count <= SAT_DEEP16 ? (count + 7) / 8 : (count + 3) / 4;
 }
 static inline sat_vec *sat__normal(sat_shape *s) { return s->v; }
@@ -198,7 +201,16 @@ static inline double sat__support(const sat_shape *s, int i)
 }
 static inline double sat__least(const sat_shape *s, int i)
 {
-    return sat__dot(sat__coff(s)[sat__deep(s, i)], sat__cnormal(s)[i]);
+    const sat_vec *o = sat__coff(s);
+    sat_vec n = sat__cnormal(s)[i];
+    int c = s->count;
+    if (c > 4)
+        return sat__dot(o[sat__deep(s, i)], n);
+    /* A triangle's or a quad's deepest vertex is one of the two past edge i's (a triangle's
+     * one): the lesser of their dot products, not stored (a box's 16 bytes). */
+    int j = i + 2 >= c ? i + 2 - c : i + 2, k = j + 1 == c ? 0 : j + 1;
+    double v = sat__dot(o[j], n), w = c == 4 ? sat__dot(o[k], n) : v;
+    return w < v ? w : v;
 }
 
 /* Where a polygon's local points are (sat_shape.local): in its storage after the deepest

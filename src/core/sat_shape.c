@@ -423,10 +423,10 @@ static void polygon_build(sat_shape *s, const sat_outline *o, int lean)
     /* The deepest vertex along each edge normal. It only moves forward as i does (rotating
      * calipers), so this is linear. */
     int j = 0;
-    for (int k = 1; k < n; k++)
+    for (int k = 1; n > 4 && k < n; k++)
         if (sat__dot(local[k], ln[0]) < sat__dot(local[j], ln[0]))
             j = k;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; n > 4 && i < n; i++) {
         for (int steps = 0; steps < n; steps++) {
             int next = (j + 1) % n;
             if (!(sat__dot(local[next], ln[i]) < sat__dot(local[j], ln[i])))
