@@ -75,6 +75,18 @@ static inline void *sat_compat_testudata(lua_State *L, int idx, const char *tnam
 #define sat_setuservalue(L, idx) ((void)lua_setiuservalue(L, (idx), 1))
 #endif
 
+/* A shape's userdata. Before 5.4 every userdata has its environment or user value, where a
+ * shape keeps its field table; 5.4 charges 24 bytes for a user value, so there a shape has
+ * none, and its field table is found through the metatable of its own that it gets with it
+ * (lsat_shape.c). */
+#if LUA_VERSION_NUM < 504
+#define SAT_FIELDS_IN_UV 1
+#define sat_newshape(L, size) lua_newuserdata(L, (size))
+#else
+#define SAT_FIELDS_IN_UV 0
+#define sat_newshape(L, size) lua_newuserdatauv(L, (size), 0)
+#endif
+
 /* The number at idx (a string convertible to one too), *isnum telling whether it was one: one
  * API call where 5.2+ has lua_tonumberx. */
 #if LUA_VERSION_NUM == 501

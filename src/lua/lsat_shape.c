@@ -106,17 +106,40 @@ static void attach_fields(lua_State *L, int idx, const sat_shape *s)
     }
     lua_pop(L, 1);
     lua_setmetatable(L, idx);
+#if SAT_FIELDS_IN_UV
     sat_setuservalue(L, idx);
+#else
+    lua_pop(L, 1); /* the metatable's __index holds it */
+#endif
 }
 
-/* Pushes the shape's field table, or nothing and returns 0 when it has none yet. */
-static int push_fields(lua_State *L, int idx)
+/* Pushes the field table of the shape s at idx, or nothing and returns 0 when it has none
+ * yet. */
+static int push_fields(lua_State *L, int idx, const sat_shape *s)
 {
+#if SAT_FIELDS_IN_UV
+    (void)s;
     sat_getuservalue(L, idx);
     if (lua_istable(L, -1) && !lua_rawequal(L, -1, lua_upvalueindex(LSAT_UV_NOFIELDS)))
         return 1;
     lua_pop(L, 1);
     return 0;
+#else
+    /* a metatable of its own: the kind's, copied, with __index the field table */
+    if (!lua_getmetatable(L, idx))
+        return 0;
+    if (lua_rawequal(L, -1, lua_upvalueindex(kind_uv[s->kind].mt))) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
+    if (lua_istable(L, -1))
+        return 1;
+    lua_pop(L, 1);
+    return 0;
+#endif
 }
 
 static int l_circle(lua_State *L)
@@ -126,7 +149,7 @@ static int l_circle(lua_State *L)
     if (r < 0.0)
         return luaL_argerror(L, 3, "radius must be >= 0");
     lsat_checkcoord(L, 3);
-    s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
+    s = (sat_shape *)sat_newshape(L, sat_circle_bytes());
     lsat_checkstatus(L, sat_circle_init(s, x, y, r), 3);
     finish_shape(L, s);
     return 1;
@@ -135,7 +158,7 @@ static int l_circle(lua_State *L)
 static int l_point(lua_State *L)
 {
     double x = lsat_checkcoord(L, 1), y = lsat_checkcoord(L, 2);
-    sat_shape *s = (sat_shape *)sat_newuserdata_uv(L, sat_circle_bytes());
+    sat_shape *s = (sat_shape *)sat_newshape(L, sat_circle_bytes());
     lsat_checkstatus(L, sat_circle_init(s, x, y, 0.0), 1);
     finish_shape(L, s);
     return 1;
@@ -156,7 +179,7 @@ static int push_segment(lua_State *L, sat_kind kind)
             return luaL_argerror(L, 5, sat_status_message(SAT_ERR_NEGATIVE_RADIUS));
         lsat_checkcoord(L, 5);
     }
-    s = (sat_shape *)sat_newuserdata_uv(L, sat_segment_bytes());
+    s = (sat_shape *)sat_newshape(L, sat_segment_bytes());
     st = kind == SAT_CAPSULE ? sat_capsule_init(s, x1, y1, x2, y2, r)
                              : sat_segment_init(s, x1, y1, x2, y2);
     lsat_checkstatus(L, st, 3);
@@ -185,7 +208,7 @@ static int push_polygon(lua_State *L, sat_vec *pts, int n)
     if (n < 3)
         return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_FEW_POINTS));
     lsat_checkstatus(L, sat_polygon_validate(pts, n, pts, &o), 1);
-    s = (sat_shape *)sat_newuserdata_uv(L, sat_polygon_lean_bytes(o.count));
+    s = (sat_shape *)sat_newshape(L, sat_polygon_lean_bytes(o.count));
     sat_polygon_build_lean(s, &o);
     finish_shape(L, s);
     return 1;
@@ -301,7 +324,7 @@ static int push_concave(lua_State *L, sat_vec *pts, int n)
         return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_FEW_POINTS));
     work = sat_newuserdata(L, sat_concave_work_bytes(n));
     lsat_checkstatus(L, sat_concave_prepare(pts, n, work, &bytes), 1);
-    s = (sat_shape *)sat_newuserdata_uv(L, bytes);
+    s = (sat_shape *)sat_newshape(L, bytes);
     sat_concave_build(s, work);
     finish_shape(L, s);
     return 1;
@@ -322,7 +345,7 @@ static int push_chain(lua_State *L, sat_vec *pts, int n)
     if (st == SAT_ERR_NO_PARTS)
         return luaL_argerror(L, 1, "needs at least 2 distinct points");
     lsat_checkstatus(L, st, 1);
-    s = (sat_shape *)sat_newuserdata_uv(L, bytes);
+    s = (sat_shape *)sat_newshape(L, bytes);
     lsat_checkstatus(L, sat_chain_init(s, pts, n, closed), 1);
     finish_shape(L, s);
     return 1;
@@ -364,7 +387,7 @@ static int l_compound(lua_State *L)
                                                        (int)i + 1, lsat_type_name(L, -1)));
         lua_pop(L, 1); /* the table keeps it */
     }
-    s = (sat_shape *)sat_newuserdata_uv(L, sat_compound_bytes(parts, (int)n));
+    s = (sat_shape *)sat_newshape(L, sat_compound_bytes(parts, (int)n));
     lsat_checkstatus(L, sat_compound_init(s, parts, (int)n), 1);
     finish_shape(L, s);
     return 1;
@@ -447,7 +470,7 @@ static int shape_newindex(lua_State *L)
                               lsat_kind_name(s->kind), k);
         }
     }
-    if (!push_fields(L, 1)) {
+    if (!push_fields(L, 1, s)) {
         if (lua_isnil(L, 3))
             return 0; /* removing from no fields */
         lua_newtable(L);
@@ -660,10 +683,10 @@ static int shape_kind(lua_State *L)
 static int shape_clone(lua_State *L)
 {
     sat_shape *s = lsat_checkshape(L, 1);
-    sat_shape *c = (sat_shape *)sat_newuserdata_uv(L, sat_shape_bytes(s));
+    sat_shape *c = (sat_shape *)sat_newshape(L, sat_shape_bytes(s));
     sat_shape_copy(c, s);
     finish_shape(L, c);
-    if (push_fields(L, 1)) {
+    if (push_fields(L, 1, s)) {
         lua_newtable(L);
         lsat_copy_entries(L, -2, -1);
         attach_fields(L, -3, c);
@@ -763,7 +786,7 @@ static int shape_parts(lua_State *L)
     lua_createtable(L, s->count, 0);
     for (i = 0; i < s->count; i++) {
         const sat_shape *p = sat_compound_part(s, i);
-        sat_shape *c = (sat_shape *)sat_newuserdata_uv(L, sat_shape_bytes(p));
+        sat_shape *c = (sat_shape *)sat_newshape(L, sat_shape_bytes(p));
         sat_shape_copy(c, p);
         c->category = s->category;
         c->mask = s->mask;
