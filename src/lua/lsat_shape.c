@@ -11,9 +11,12 @@
  * a method is an error), so the order they are searched in makes no difference:
  * - a shape without fields has its kind's metatable, whose __index is the kind's method
  *   table; the method table's own metatable gives category and mask their defaults;
- * - the first field written gives the shape its field table (the user value) and a
- *   metatable of its own: its kind's, copied, with __index the field table, whose metatable
- *   (LSAT_UV_*FIELDSMT) sends the other keys on to the method table.
+ * - the first field written gives the shape its field table and a metatable of its own:
+ *   its kind's, copied, with __index the field table, whose metatable (LSAT_UV_*FIELDSMT)
+ *   sends the other keys on to the method table. Before 5.4 the field table is also the
+ *   userdata's environment (user value), which costs nothing there; 5.4 would charge 24
+ *   bytes a shape for a user value, so there the shape has none and push_fields finds the
+ *   table through the shape's own metatable.
  * category and mask live in the struct, where the broad phase reads them; a write stores the
  * value in the field table too. So readers of a method table use raw gets, which never see
  * the defaults.
