@@ -204,8 +204,11 @@ static inline double sat__least(const sat_shape *s, int i)
     const sat_vec *o = sat__coff(s);
     sat_vec n = sat__cnormal(s)[i];
     int c = s->count;
+    const void *d = s->v + 2 * c;
+    if ((unsigned)(c - 5) <= (unsigned)(SAT_DEEP16 - 5)) /* 5 to 65536: one test */
+        return sat__dot(o[((const uint16_t *)d)[i]], n);
     if (c > 4)
-        return sat__dot(o[sat__deep(s, i)], n);
+        return sat__dot(o[((const int32_t *)d)[i]], n);
     /* A triangle's or a quad's deepest vertex is one of the two past edge i's (a triangle's
      * one): the lesser of their dot products, not stored (a box's 16 bytes). */
     int j = i + 2 >= c ? i + 2 - c : i + 2, k = j + 1 == c ? 0 : j + 1;
