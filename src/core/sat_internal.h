@@ -176,12 +176,7 @@ static inline sat_vec *sat__off(sat_shape *s) { return s->v + s->count; }
 static inline const sat_vec *sat__cnormal(const sat_shape *s) { return s->v; }
 static inline const sat_vec *sat__coff(const sat_shape *s) { return s->v + s->count; }
 
-/* The index of the vertex deepest along edge i's normal. */
-static inline int sat__deep(const sat_shape *s, int i)
-{
-    const void *p = s->v + 2 * s->count;
-    return s->count <= SAT_DEEP16 ? (int)((const uint16_t *)p)[i] : (int)((const int32_t *)p)[i];
-}
+/* Records k as the vertex deepest along edge i's normal (read by sat__least). */
 static inline void sat__set_deep(sat_shape *s, int i, int k)
 {
     void *p = s->v + 2 * s->count;
@@ -231,11 +226,7 @@ static inline const sat_vec *sat__clocal(const sat_shape *s)
 }
 static inline sat_vec *sat__local(sat_shape *s)
 {
-    if (s->local == SAT__LOCAL_INLINE)
-        return sat__off(s) + s->count + sat__deep_entries(s->count);
-    if (s->local == SAT__LOCAL_NONE)
-        return sat__off(s);
-    return (sat_vec *)s->local;
+    return (sat_vec *)(uintptr_t)sat__clocal(s);
 }
 /* Whether turning or scaling a polygon to this angle and scale needs the block for its
  * local points that it has not been given yet. */

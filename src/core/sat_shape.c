@@ -420,20 +420,23 @@ static void polygon_build(sat_shape *s, const sat_outline *o, int lean)
     for (int i = 0; i < n; i++)
         ln[i] = sat__edge_normal(local, n, i);
     memset(sat__off(s) + n, 0, (size_t)sat__deep_entries(n) * sizeof(sat_vec)); /* padding */
-    /* The deepest vertex along each edge normal. It only moves forward as i does (rotating
-     * calipers), so this is linear. */
-    int j = 0;
-    for (int k = 1; n > 4 && k < n; k++)
-        if (sat__dot(local[k], ln[0]) < sat__dot(local[j], ln[0]))
-            j = k;
-    for (int i = 0; n > 4 && i < n; i++) {
-        for (int steps = 0; steps < n; steps++) {
-            int next = (j + 1) % n;
-            if (!(sat__dot(local[next], ln[i]) < sat__dot(local[j], ln[i])))
-                break;
-            j = next;
+    /* The deepest vertex along each edge normal (a triangle's or a quad's is derived where
+     * read: sat__least). It only moves forward as i does (rotating calipers), so this is
+     * linear. */
+    if (n > 4) {
+        int j = 0;
+        for (int k = 1; k < n; k++)
+            if (sat__dot(local[k], ln[0]) < sat__dot(local[j], ln[0]))
+                j = k;
+        for (int i = 0; i < n; i++) {
+            for (int steps = 0; steps < n; steps++) {
+                int next = (j + 1) % n;
+                if (!(sat__dot(local[next], ln[i]) < sat__dot(local[j], ln[i])))
+                    break;
+                j = next;
+            }
+            sat__set_deep(s, i, j);
         }
-        sat__set_deep(s, i, j);
     }
     c = sat__v(ldexp(c.x, exponent), ldexp(c.y, exponent));
     sat__two_sum(o->origin.x, c.x, &s->pos.x, &s->pos_lo.x);
