@@ -57,7 +57,7 @@ MODDIR   := $(BUILD)/$(LUA)
 MODULE   := $(MODDIR)/sat/core.so
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all module-san sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
+.PHONY: all module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
         bench-build bench deps test demo love-demo explorer install clean test-helpers
 
 all: $(MODULE)
@@ -66,12 +66,18 @@ all: $(MODULE)
 # One shared object, the core and the binding, without -llua (the host provides the symbols).
 # SAT_HIDDEN: it exports luaopen_sat_core alone, so its own calls are direct (src/core/sat.h).
 # -fno-plt: its calls into Lua go through the GOT, not through a PLT stub.
+# -z nodelete: never unloaded. Lua 5.1 and LuaJIT unload C modules at lua_close (the package
+# library's finalizer of the library's handle) before the finalizers of objects made earlier,
+# or made during the close, have run; one that calls into sat would call unmapped code
+# (docs/design.md, "Finalizers and allocations"). The Windows DLL pins itself instead
+# (lsat_module.c); the linker of macOS has no such flag.
 MODFLAGS := -DSAT_HIDDEN
 SHARED   := -fPIC -shared -fno-plt
+NODELETE := $(if $(filter Darwin,$(shell uname -s)),,-Wl,-z,nodelete)
 $(MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
-	  $(CORE_SRC) $(BIND_SRC) -lm
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(NODELETE) $(BIND_INC) $(LUA_INC) \
+	  -o $@ $(CORE_SRC) $(BIND_SRC) -lm
 
 # The same with ASan + UBSan, for the valgrind suite, which preloads gcc's runtimes into the
 # interpreter: so it is built by gcc whatever CC is.
@@ -80,8 +86,18 @@ SAN_MODULE := $(BUILD)/asan-$(LUA)/sat/core.so
 module-san: $(SAN_MODULE)
 $(SAN_MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(WARN) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
-	  $(CORE_SRC) $(BIND_SRC) -lm
+	$(SAN_CC) $(WARN) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(NODELETE) $(BIND_INC) $(LUA_INC) \
+	  -o $@ $(CORE_SRC) $(BIND_SRC) -lm
+
+# The chaos build (src/lua/lsat.h): the sanitized module in which every Lua API call of the
+# binding that can run the collector first calls the fuzzer's hostile function
+# (spec/fuzz/chaos.lua; make chaos, spec/suites/chaos.sh).
+CHAOS_MODULE := $(BUILD)/chaos-$(LUA)/sat/core.so
+module-chaos: $(CHAOS_MODULE)
+$(CHAOS_MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(WARN) -O1 -g $(SAN) -DSAT_CHAOS $(MODFLAGS) $(SHARED) $(NODELETE) $(BIND_INC) \
+	  $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
 
 sources:
 	@printf '%s\n' $(CORE_SRC) $(BIND_SRC)
