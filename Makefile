@@ -5,6 +5,7 @@
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
 #   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
+#   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600; CHAOS_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
 #   make repl         Lua 5.4 (or LUA=luajit) with sat required as the global sat
@@ -15,6 +16,7 @@
 #   make clean
 # Every other build is a target here too, which the suites (spec/suites) and bench/run.sh call:
 #   make module-san   the module with ASan + UBSan: build/asan-$(LUA)/sat/core.so
+#   make module-chaos the same, with a hostile call at every allocation: build/chaos-$(LUA)/
 #   make c-tests      the C core's tests: build/c/tests (c-tests-san: with ASan + UBSan)
 #   make fuzz-build   the libFuzzer target: build/fuzz/fuzz_pairs (fuzz-probe: can clang link one?)
 #   make bench-build  what make bench runs, optimised, in build/bench
@@ -28,6 +30,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 600
+CHAOS_SECONDS ?= 600
 
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wpointer-arith
@@ -152,6 +155,12 @@ fuzz-probe:
 # `make test` runs it short (spec/suites/world-fuzz.sh).
 soak:
 	SOAK_SECONDS=$(SOAK_SECONDS) sh spec/suites/world-fuzz.sh
+
+# The chaos build (module-chaos) under its fuzzer (spec/fuzz/chaos.lua) for CHAOS_SECONDS in
+# all, under lua5.4, lua5.1, lua5.3 and luajit (compiler on and off); `make test` runs it
+# short (spec/suites/chaos.sh).
+chaos:
+	CHAOS_SECONDS=$(CHAOS_SECONDS) sh spec/suites/chaos.sh
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus

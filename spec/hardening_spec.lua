@@ -240,6 +240,7 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
           fill[i] = string.rep("\255", 100 + i % 160)
         end
         p:rotate(0.1) -- reads the local points
+        assert.are.equal(3000, #fill)
         assert.is_true(math.abs(p:rotation() - 0.85) < 1e-15)
         close(turned(pts, 0.85, 5, -3), p:vertices(), 1e-12, "the polygon")
       end
