@@ -132,7 +132,7 @@ function M.install()
   local SM, KM, XM = info.segmentMeta, info.capsuleMeta, info.compoundMeta
   local C = info.c -- the C functions, as the module registered them
   local c_test, c_collidesWith, c_collide, vec = C.test, C.collidesWith, C.collide, C.vec
-  local rawget, rawset = rawget, rawset
+  local rawget, rawset, rawequal = rawget, rawset, rawequal
   local setmetatable = setmetatable
   -- The metatables of shapes with fields, each a shape's own: registered by the C side.
   local own = info.ownMetas
@@ -210,25 +210,25 @@ function M.install()
     if getmetatable(r) == nil then
       setmetatable(r, RM)
     end
-    for _ = 1, 64 do
-      local n, m = rawget(r, "normal"), rawget(r, "mtv")
-      if not is_vec(n) then
-        n = vec(0, 0)
-        rawset(r, "normal", n)
-      end
-      if not is_vec(m) or m == n then
-        m = vec(0, 0)
-        rawset(r, "mtv", m)
-      end
-      if rawget(r, "normal") == n and rawget(r, "mtv") == m
-        and fill_vec(n, nx, ny, LEN) == 0 and fill_vec(m, mx, my, LEN) == 0 then
-        rawset(r, "a", a)
-        rawset(r, "b", b)
-        rawset(r, "overlap", overlap)
-        rawset(r, "aInB", aInB)
-        rawset(r, "bInA", bInA)
-        return r
-      end
+    -- (no loop here, which would keep a caller's loop from compiling: when a finalizer took
+    -- a vec away meanwhile, the C function does it all again, in rounds of its own)
+    local n, m = rawget(r, "normal"), rawget(r, "mtv")
+    if not is_vec(n) then
+      n = vec(0, 0)
+      rawset(r, "normal", n)
+    end
+    if not is_vec(m) or rawequal(m, n) then -- (== would call the vecs' __eq)
+      m = vec(0, 0)
+      rawset(r, "mtv", m)
+    end
+    if rawequal(rawget(r, "normal"), n) and rawequal(rawget(r, "mtv"), m)
+      and fill_vec(n, nx, ny, LEN) == 0 and fill_vec(m, mx, my, LEN) == 0 then
+      rawset(r, "a", a)
+      rawset(r, "b", b)
+      rawset(r, "overlap", overlap)
+      rawset(r, "aInB", aInB)
+      rawset(r, "bInA", bInA)
+      return r
     end
     return c_collide(...)
   end

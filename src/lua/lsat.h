@@ -266,10 +266,11 @@ static inline void lsat_set_boolean(lua_State *L, int t, int key, int v)
 #define LSAT_MAX_ROUNDS 64
 
 /* A response made ready, then filled (sat.collide, and the hash's results). make: gives the
- * table at r the response metatable (when it has none) and two vecs of its own under normal
- * and mtv, so that filling it allocates nothing; may run the collector. fill (r absolute):
- * writes res into it, seen from a (flip: from b), allocating nothing; 0 when the vecs are
- * no longer there (a finalizer took one), and the caller starts over. */
+ * table at r two vecs of its own under normal and mtv, so that filling it allocates
+ * nothing; may run the collector. fill (r absolute): gives it the response metatable (when
+ * it has none) and writes res into it, seen from a (flip: from b), allocating nothing; 0
+ * (nothing written) when it lacks those vecs (never made, or a finalizer took one), and the
+ * caller makes them and starts over. A reused response is filled at the first try. */
 void lsat_make_response(lua_State *L, int r);
 int lsat_fill_response(lua_State *L, int r, const sat_result *res, int flip);
 

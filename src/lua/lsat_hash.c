@@ -583,16 +583,17 @@ static int h_fill(lua_State *L)
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     for (round = 0;; round++) {
-        const sat_hash_contact *c;
-        if (round == LSAT_MAX_ROUNDS)
-            return too_many_rounds(L);
-        lsat_make_response(L, 2);
-        c = id >= 1 && id <= 4294967295.0 && id == floor(id)
+        /* the contact looked up after the last allocation, and filled with none between */
+        const sat_hash_contact *c =
+            id >= 1 && id <= 4294967295.0 && id == floor(id)
                 ? sat_hash_contact_of(lh->h, (uint32_t)(id - 1))
                 : NULL;
         luaL_argcheck(L, c != NULL, 3, "no such contact");
         if (lsat_fill_response(L, 2, &c->result, flip))
             break;
+        if (round == LSAT_MAX_ROUNDS)
+            return too_many_rounds(L);
+        lsat_make_response(L, 2);
     }
     return 1;
 }
@@ -613,12 +614,10 @@ static int h_response(lua_State *L)
     r.a_in_b = lua_toboolean(L, 6);
     r.b_in_a = lua_toboolean(L, 7);
     lua_settop(L, 2);
-    for (round = 0;; round++) {
+    for (round = 0; !lsat_fill_response(L, 2, &r, 0); round++) {
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         lsat_make_response(L, 2);
-        if (lsat_fill_response(L, 2, &r, 0))
-            break;
     }
     return 1;
 }

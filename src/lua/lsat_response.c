@@ -31,9 +31,9 @@ static int shape_collides_with(lua_State *L)
     return 3;
 }
 
-/* The response is made ready first (its vecs), then filled at once, with raw sets that run no
- * collector: a finalizer run by an allocation on the way could be filling the same table, or
- * taking its vecs away (then again). The result is the one tested before. */
+/* The response is filled at once, with raw sets that run no collector, once it has its vecs
+ * (made first when it has none): a finalizer run by their allocation could be filling the
+ * same table, or taking its vecs away (then again). The result is the one tested before. */
 static int l_collide(lua_State *L)
 {
     sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
@@ -50,13 +50,12 @@ static int l_collide(lua_State *L)
     } else {
         lua_settop(L, 2);
         lua_createtable(L, 0, 7);
+        lsat_make_response(L, 3);
     }
-    for (round = 0;; round++) {
+    for (round = 0; !lsat_fill_response(L, 3, &r, 0); round++) {
         if (round == LSAT_MAX_ROUNDS)
             return luaL_error(L, "response table changed while being filled");
         lsat_make_response(L, 3);
-        if (lsat_fill_response(L, 3, &r, 0))
-            break;
     }
     lsat_set_value(L, 3, LSAT_KEY(LSAT_K_A), 1);
     lsat_set_value(L, 3, LSAT_KEY(LSAT_K_B), 2);

@@ -147,26 +147,21 @@ static sat_vec *get_vec(lua_State *L, int t, int key)
 
 /* ---- responses: made ready first, filled after ------------------------------------------ */
 
-static const int vec_keys[2] = {LSAT_K_NORMAL, LSAT_K_MTV};
-
 void lsat_make_response(lua_State *L, int r)
 {
-    int i;
+    sat_vec *n;
     r = lua_absindex(L, r);
-    if (lua_getmetatable(L, r)) {
-        lua_pop(L, 1);
-    } else {
-        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
-        lua_setmetatable(L, r);
+    n = get_vec(L, r, LSAT_KEY(LSAT_K_NORMAL));
+    if (n == NULL) {
+        lua_pushvalue(L, LSAT_KEY(LSAT_K_NORMAL));
+        lsat_push_vec(L, 0.0, 0.0);
+        lua_rawset(L, r);
+        n = get_vec(L, r, LSAT_KEY(LSAT_K_NORMAL)); /* (after the allocation) */
     }
-    for (i = 0; i < 2; i++) {
-        sat_vec *v;
-        lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
-        lua_rawget(L, r);
-        v = lsat_tovec(L, -1);
-        lua_pop(L, 1);
-        if (v == NULL || (i == 1 && v == get_vec(L, r, LSAT_KEY(vec_keys[0])))) {
-            lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
+    {
+        sat_vec *m = get_vec(L, r, LSAT_KEY(LSAT_K_MTV));
+        if (m == NULL || m == n) {
+            lua_pushvalue(L, LSAT_KEY(LSAT_K_MTV));
             lsat_push_vec(L, 0.0, 0.0);
             lua_rawset(L, r);
         }
@@ -180,6 +175,12 @@ int lsat_fill_response(lua_State *L, int r, const sat_result *res, int flip)
     sat_vec *pm = get_vec(L, r, LSAT_KEY(LSAT_K_MTV));
     if (pn == NULL || pm == NULL || pn == pm)
         return 0;
+    if (lua_getmetatable(L, r)) {
+        lua_pop(L, 1);
+    } else {
+        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
+        lua_setmetatable(L, r);
+    }
     if (flip) {
         n.x = -n.x + 0.0, n.y = -n.y + 0.0;
         m.x = -m.x + 0.0, m.y = -m.y + 0.0;
