@@ -5,7 +5,7 @@
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
 #   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
-#   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600; CHAOS_SEED=)
+#   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600 or CHAOS_OPS=; CHAOS_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
 #   make repl         Lua 5.4 (or LUA=luajit) with sat required as the global sat
@@ -157,10 +157,10 @@ soak:
 	SOAK_SECONDS=$(SOAK_SECONDS) sh spec/suites/world-fuzz.sh
 
 # The chaos build (module-chaos) under its fuzzer (spec/fuzz/chaos.lua) for CHAOS_SECONDS in
-# all, under lua5.4, lua5.1, lua5.3 and luajit (compiler on and off); `make test` runs it
-# short (spec/suites/chaos.sh).
+# all, under lua5.4, lua5.1, lua5.3 and luajit (compiler on and off), or CHAOS_OPS operations
+# per interpreter when given; `make test` runs it short (spec/suites/chaos.sh).
 chaos:
-	CHAOS_SECONDS=$(CHAOS_SECONDS) sh spec/suites/chaos.sh
+	CHAOS_SECONDS=$(if $(CHAOS_OPS),,$(CHAOS_SECONDS)) CHAOS_OPS=$(CHAOS_OPS) sh spec/suites/chaos.sh
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus

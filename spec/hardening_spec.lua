@@ -413,109 +413,36 @@ end
 describe("sat at lua_close (issue 25, #7)", function()
   local windows = package.config:sub(1, 1) == "\\"
   local lua = interpreter()
-  -- Runs the chunk in a new process of this interpreter, with this package.path and cpath;
-  -- returns whether it exited 0, and what it printed.
-  local function child(name, chunk)
-    local script, out = "build/hardening-close-" .. name .. ".lua", "build/hardening-close-" .. name .. ".out"
-    local f = assert(io.open(script, "w"))
-    f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
-    f:write([[
-local newproxy = rawget(_G, "newproxy")
-function onCollect(fn)
-  if newproxy then
-    local p = newproxy(true)
-    getmetatable(p).__gc = fn
-    return p
-  end
-  return setmetatable({}, { __gc = fn })
-end
-]])
-    f:write(chunk)
-    f:close()
-    local cmd = ('"%s" "%s" > "%s" 2>&1'):format(lua, script, out)
+  -- Runs case `name` of spec/scripts/atclose.lua in a new process of this interpreter, with
+  -- this package.path and cpath; returns whether it exited 0, and what it printed.
+  local function child(name)
+    local out = "build/hardening-close-" .. name .. ".out"
+    local cmd = ('"%s" spec/scripts/atclose.lua %s "%s" "%s" > "%s" 2>&1'):format(lua, name,
+      package.path, package.cpath, out)
     if windows then
       cmd = '"' .. cmd .. '"'
     end
     local status = os.execute(cmd)
     local text = ""
-    f = io.open(out)
+    local f = io.open(out)
     if f then
       text = f:read("*a")
       f:close()
     end
-    os.remove(script)
     os.remove(out)
     return status == true or status == 0, text
   end
 
   local cases = {
-    ["a finalizer made before require('sat') that calls it"] = [[
-keep = onCollect(function()
-  local sat = package.loaded.sat
-  local a, b = sat.circle(0, 0, 2), sat.box(1, -1, 2, 2)
-  a:rotate(1)
-  local r = sat.collide(a, b)
-  print("at close: " .. tostring(r.overlap))
-end)
-sat = require("sat")
-]],
-    ["a sentinel that re-arms itself, each time calling sat"] = [[
-local runs = 0
-local function sentinel()
-  onCollect(function()
-    runs = runs + 1
-    local sat = package.loaded.sat
-    if type(sat) == "table" then -- (Lua 5.1: a marker while it loads)
-      local p = sat.polygon(0, 0, 3, 0, 3, 2, 0, 2)
-      p:rotate(0.5)
-      p:scale(2)
-      if closing then
-        print("at close: " .. runs)
-      end
-    end
-    sentinel()
-  end)
-end
-sentinel()
-sat = require("sat")
-for _ = 1, 3 do collectgarbage() end
-closing = true
-]],
-    ["a finalizer that makes a world at close"] = [[
-keep = onCollect(function()
-  local sat = package.loaded.sat
-  local w = sat.world(8)
-  local a = w:add(sat.circle(0, 0, 2))
-  w:add(sat.box(1, -1, 4, 4))
-  w:step()
-  print("at close: " .. #w:collisions(a))
-end)
-sat = require("sat")
-local w = sat.world()
-w:add(sat.circle(0, 0, 1))
-]],
-    ["a finalizer calling the FFI path (the C functions otherwise)"] = [[
-keep = onCollect(function()
-  local sat = package.loaded.sat
-  local a, b = sat.circle(0, 0, 2), sat.box(1, -1, 2, 2)
-  local hit = a:collidesWith(b)
-  a:move(1, 0)
-  local x = a:position()
-  print("at close: " .. tostring(hit and sat.test(a, b) and sat.collide(a, b).overlap) .. " " .. x)
-end)
-sat = require("sat")
-]],
+    before = "a finalizer made before require('sat') that calls it",
+    sentinel = "a sentinel that re-arms itself, each time calling sat",
+    world = "a finalizer that makes a world at close",
+    ffi = "a finalizer calling the FFI path (the C functions otherwise)",
   }
-  local names = {}
-  for name in pairs(cases) do
-    names[#names + 1] = name
-  end
-  table.sort(names)
-  for _, name in ipairs(names) do
-    it(name .. ": the process ends cleanly", function()
+  for _, name in ipairs({ "before", "ffi", "sentinel", "world" }) do
+    it(cases[name] .. ": the process ends cleanly", function()
       assert.is_truthy(lua, "no interpreter in arg")
-      local key = name:gsub("%W", "")
-      local ok, text = child(key:sub(1, 24), cases[name])
+      local ok, text = child(name)
       assert.is_true(ok, "the process failed: " .. text)
       assert.is_truthy(text:find("at close: ", 1, true), "the finalizer did not run: " .. text)
     end)

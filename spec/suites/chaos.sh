@@ -13,8 +13,9 @@
 # In `make test`: CHAOS_OPS operations (default 2500) from seed CHAOS_SEED (default 1) per
 # interpreter. `make chaos CHAOS_SECONDS=600` runs each interpreter for a fifth of that
 # (CPU seconds, from seed CHAOS_SEED, default the time).
-# Prints per interpreter: operations, hostile calls, sanitizer reports. Last line:
-# `chaos: N passed, M failed`, one count per run.
+# Prints per interpreter: operations, hostile calls, sanitizer reports. Then the lua_close
+# cases (spec/scripts/atclose.lua) under Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT. Last line:
+# `chaos: N passed, M failed`, one count per run and one per interpreter at close.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/logs
@@ -84,5 +85,43 @@ for config in lua5.4 lua5.1 lua5.3 luajit luajit-joff; do
   fi
 done
 echo "seed $seed, $(($(date +%s) - start)) s, sanitizer reports in all: $reports"
+
+# The lua_close cases (issue 25, #7; spec/scripts/atclose.lua): each in a process of its own
+# under every Lua, with the module as built to ship (make all: never unloaded); each exits 0
+# and its finalizer, run by lua_close, printed "at close:". One count per interpreter.
+for lua in lua5.1 lua5.2 lua5.3 lua5.4 luajit; do
+  if ! command -v "$lua" >/dev/null 2>&1; then
+    echo "at close, $lua: not installed"
+    fail=$((fail + 1))
+    continue
+  fi
+  blog=build/logs/chaos-build-release-$lua.log
+  if ! make --no-print-directory -s LUA="$lua" all >"$blog" 2>&1; then
+    cat "$blog"
+    echo "at close, $lua: make all failed"
+    fail=$((fail + 1))
+    continue
+  fi
+  ok=0
+  bad=""
+  for c in $("$lua" spec/scripts/atclose.lua list); do
+    out=build/logs/chaos-atclose-$lua-$c.log
+    "$lua" spec/scripts/atclose.lua "$c" 'lua/?.lua;lua/?/init.lua' "build/$lua/?.so" >"$out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q '^at close: ' "$out"; then
+      ok=$((ok + 1))
+    else
+      bad="$bad $c (exit $rc: $(tr '\n' ' ' <"$out" | cut -c1-200))"
+    fi
+  done
+  if [ -z "$bad" ] && [ "$ok" -gt 0 ]; then
+    echo "at close, $lua: $ok cases, each exited 0 after its finalizer called sat"
+    pass=$((pass + 1))
+  else
+    echo "at close, $lua: FAILED:$bad"
+    fail=$((fail + 1))
+  fi
+done
+
 echo "chaos: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
