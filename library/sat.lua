@@ -7,8 +7,8 @@
 -- both ways that every public function, method, field and result table of the live module
 -- has a definition here and that every definition names something that exists, with the
 -- parameter count of Lua functions (docs/development.md, "Editor support"). A method is a
--- `function Class:name(...) end` line under its class, a field a `---@field` line of its
--- class; a second signature is a second definition of the same name.
+-- `function Class:name(...) end` line under its class (with every parameter: another way to
+-- call it is an `---@overload`, naming `self` for a method), a field a `---@field` line.
 
 ---@alias sat.Kind "polygon"|"circle"|"segment"|"capsule"|"compound"
 
@@ -129,28 +129,18 @@ function Shape:move(dx, dy) end
 ---@return number y
 function Shape:position() end
 
----Sets the rotation, in radians, about the position.
+---Sets the rotation, in radians, about the position or, given one, about the pivot
+---`(cx, cy)` (the position moves on the circle about it).
 ---@param a number
----@return self
-function Shape:setRotation(a) end
-
----Sets the rotation, in radians, about the pivot `(cx, cy)`: the position moves on the circle
----about it.
----@param a number
----@param cx number
----@param cy number
+---@param cx? number the pivot, with `cy`
+---@param cy? number
 ---@return self
 function Shape:setRotation(a, cx, cy) end
 
----Turns the shape by `da` radians about its position.
+---Turns the shape by `da` radians about its position or, given one, about the pivot `(cx, cy)`.
 ---@param da number
----@return self
-function Shape:rotate(da) end
-
----Turns the shape by `da` radians about the pivot `(cx, cy)`.
----@param da number
----@param cx number
----@param cy number
+---@param cx? number the pivot, with `cy`
+---@param cy? number
 ---@return self
 function Shape:rotate(da, cx, cy) end
 
@@ -385,13 +375,8 @@ function World:cells(level, t) end
 ---@param filter? sat.QueryFilter
 ---@param t? sat.Shape[] a table to fill and return
 ---@return sat.Shape[]
+---@overload fun(self: sat.World, x: number, y: number, t: sat.Shape[]): sat.Shape[]
 function World:queryPoint(x, y, filter, t) end
-
----@param x number
----@param y number
----@param t sat.Shape[] a table to fill and return
----@return sat.Shape[]
-function World:queryPoint(x, y, t) end
 
 ---The shapes overlapping or touching the rectangle (top-left corner, size >= 0).
 ---@param x number
@@ -401,15 +386,8 @@ function World:queryPoint(x, y, t) end
 ---@param filter? sat.QueryFilter
 ---@param t? sat.Shape[] a table to fill and return
 ---@return sat.Shape[]
+---@overload fun(self: sat.World, x: number, y: number, w: number, h: number, t: sat.Shape[]): sat.Shape[]
 function World:queryRect(x, y, w, h, filter, t) end
-
----@param x number
----@param y number
----@param w number
----@param h number
----@param t sat.Shape[] a table to fill and return
----@return sat.Shape[]
-function World:queryRect(x, y, w, h, t) end
 
 ---Every shape the segment meets, sorted along it (ties in insertion order).
 ---@param x1 number
@@ -419,39 +397,24 @@ function World:queryRect(x, y, w, h, t) end
 ---@param filter? sat.QueryFilter
 ---@param t? sat.SegmentHit[] a table to fill and return (its hit tables reused)
 ---@return sat.SegmentHit[]
+---@overload fun(self: sat.World, x1: number, y1: number, x2: number, y2: number, t: sat.SegmentHit[]): sat.SegmentHit[]
 function World:querySegment(x1, y1, x2, y2, filter, t) end
-
----@param x1 number
----@param y1 number
----@param x2 number
----@param y2 number
----@param t sat.SegmentHit[] a table to fill and return (its hit tables reused)
----@return sat.SegmentHit[]
-function World:querySegment(x1, y1, x2, y2, t) end
 
 ---The shapes overlapping or touching it (not itself; it need not be in the world).
 ---@param shape sat.Shape
 ---@param filter? sat.QueryFilter
 ---@param t? sat.Shape[] a table to fill and return
 ---@return sat.Shape[]
+---@overload fun(self: sat.World, shape: sat.Shape, t: sat.Shape[]): sat.Shape[]
 function World:queryShape(shape, filter, t) end
-
----@param shape sat.Shape
----@param t sat.Shape[] a table to fill and return
----@return sat.Shape[]
-function World:queryShape(shape, t) end
 
 ---The broad phase's candidates: shapes whose bounding boxes overlap or touch the shape's.
 ---@param shape sat.Shape
 ---@param filter? sat.QueryFilter
 ---@param t? sat.Shape[] a table to fill and return
 ---@return sat.Shape[]
+---@overload fun(self: sat.World, shape: sat.Shape, t: sat.Shape[]): sat.Shape[]
 function World:neighbors(shape, filter, t) end
-
----@param shape sat.Shape
----@param t sat.Shape[] a table to fill and return
----@return sat.Shape[]
-function World:neighbors(shape, t) end
 
 ---The responses of the shape with every shape it collides with (`r.a` is the shape), filtered
 ---as `step` filters.
@@ -460,15 +423,12 @@ function World:neighbors(shape, t) end
 ---@return sat.Response[]
 function World:collisions(shape, t) end
 
----Sets the handler of an event (one per event; `nil` removes it).
+---Sets the handler of an event (one per event; `nil` removes it): `fn(a, b, r)`, for exit
+---`fn(a, b)`.
 ---@param event "enter"|"stay"
 ---@param fn sat.PairHandler?
 ---@return self
-function World:on(event, fn) end
-
----@param event "exit"
----@param fn sat.ExitHandler?
----@return self
+---@overload fun(self: sat.World, event: "exit", fn: sat.ExitHandler?): sat.World
 function World:on(event, fn) end
 
 ---Sets the world filter (`nil` removes it).
@@ -490,16 +450,8 @@ function World:step() end
 ---@return number x the final position
 ---@return number y
 ---@return sat.Collision[] cols what it met, in order, each other shape once
+---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
 function World:move(shape, dx, dy, filter, cols) end
-
----@param shape sat.Shape
----@param dx number
----@param dy number
----@param cols sat.Collision[] a table to fill and return (its collision tables reused)
----@return number x
----@return number y
----@return sat.Collision[] cols
-function World:move(shape, dx, dy, cols) end
 
 -- ---- sat.debug ----------------------------------------------------------------------------
 
@@ -662,11 +614,8 @@ function core.point(x, y) end
 ---ones dropped).
 ---@param ... number x1, y1, x2, y2, ...
 ---@return sat.Polygon
+---@overload fun(points: sat.Points): sat.Polygon
 function core.polygon(...) end
-
----@param points sat.Points
----@return sat.Polygon
-function core.polygon(points) end
 
 ---The rectangle with top-left corner `(x, y)` and size `w, h > 0`, as a polygon.
 ---@param x number
@@ -696,11 +645,8 @@ function core.capsule(x1, y1, x2, y2, r) end
 ---Any simple outline (concave or convex, either winding) as one compound of convex parts.
 ---@param ... number x1, y1, x2, y2, ...
 ---@return sat.Compound
+---@overload fun(points: sat.Points): sat.Compound
 function core.concave(...) end
-
----@param points sat.Points
----@return sat.Compound
-function core.concave(points) end
 
 ---One rigid compound of copies of the shapes.
 ---@param shapes sat.Shape[]

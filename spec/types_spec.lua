@@ -373,8 +373,9 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     end
     -- a definition of each sort was read (a parser that reads nothing would pass the rest)
     local _, funcs = members("sat.World")
-    assert.equal(2, #funcs.move)
+    assert.equal(1, #funcs.move)
     assert.equal(6, funcs.move[1].count) -- self, shape, dx, dy, filter, cols
+    assert.equal("sat.MoveFilter", funcs.move[1].params[4])
     local fields = members("sat.Collision")
     assert.is_false(fields.overlap.optional)
     assert.is_true(CLASSES["sat.Vec"].operators.unm)
