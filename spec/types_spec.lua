@@ -321,27 +321,21 @@ local function report(problems)
   return table.concat(problems, "\n")
 end
 
--- The Lua files of the layer, from init.lua through the modules each names ("sat.world" ->
--- lua/sat/world.lua); the names of C modules and metatables have no file and are skipped.
+-- The Lua files of the layer: where the functions of every sat module loaded come from
+-- (sat.world and sat.debug loaded first).
 local function layerFiles()
-  local files, queue, seen = {}, { "sat" }, { sat = true }
-  local i = 1
-  while queue[i] do
-    local name = queue[i]
-    local path = name == "sat" and "lua/sat/init.lua" or "lua/" .. name:gsub("%.", "/") .. ".lua"
-    local f = io.open(path, "rb")
-    if f then
-      local text = f:read("*a")
-      f:close()
-      files[#files + 1] = { path = path, text = text }
-      for other in text:gmatch("[\"'](sat%.[%w_%.]+)[\"']") do
-        if not seen[other] then
-          seen[other] = true
-          queue[#queue + 1] = other
-        end
+  assert(sat.world() and sat.debug)
+  local paths, files = {}, {}
+  for name, m in pairs(package.loaded) do
+    if name == "sat" or name:sub(1, 4) == "sat." then
+      for _, v in pairs(type(m) == "table" and m or { m }) do
+        local info = type(v) == "function" and debug.getinfo(v, "S")
+        if info and info.source:sub(1, 1) == "@" then paths[info.source:sub(2)] = true end
       end
     end
-    i = i + 1
+  end
+  for _, path in ipairs(sorted(paths)) do
+    files[#files + 1] = { path = path, text = readFile(path) }
   end
   return files
 end
@@ -453,8 +447,9 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     end
     assert.is_true(next(hooks) ~= nil)
     -- every field the Lua layer reads as `x.onSomething` or names as "onSomething"
-    local read = {}
-    for _, file in ipairs(layerFiles()) do
+    local read, files = {}, layerFiles()
+    assert.is_true(#files >= 3) -- init.lua, world.lua, debug.lua at least
+    for _, file in ipairs(files) do
       local code = file.text:gsub("%-%-[^\n]*", "")
       for name in code:gmatch("%.(on%u[%w_]*)") do read[name] = true end
       for name in code:gmatch("[\"'](on%u[%w_]*)[\"']") do read[name] = true end

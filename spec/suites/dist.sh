@@ -32,25 +32,16 @@ else
 fi
 
 # ---- the folder and the zip ---------------------------------------------------------------
+# the Lua files, and the LuaLS definitions for a game's editor (shipped, never loaded)
 differ=""
-for f in lua/sat/*.lua; do
-  cmp -s "$f" "dist/sat/${f#lua/sat/}" || differ="$differ ${f#lua/sat/}"
+for f in lua/sat/*.lua library/*.lua; do
+  cmp -s "$f" "dist/sat/${f#lua/sat/}" || differ="$differ $f"
 done
 if [ -z "$differ" ]; then
-  ok "every lua/sat/*.lua is in dist/sat/, unchanged: $(cd lua/sat && echo *.lua)"
+  ok "every lua/sat/*.lua is in dist/sat/, library/*.lua in dist/sat/library/, unchanged: $(
+    cd lua/sat && echo *.lua) library/$(cd library && echo *.lua)"
 else
   bad "missing or changed in dist/sat/:$differ"
-fi
-
-# the LuaLS definitions, for a game's editor (README.md, "Install"): shipped, never loaded
-differ=""
-for f in library/*.lua; do
-  cmp -s "$f" "dist/sat/$f" || differ="$differ $f"
-done
-if [ -z "$differ" ]; then
-  ok "the LuaLS definitions are in dist/sat/library/, unchanged: $(cd library && echo *.lua)"
-else
-  bad "missing or changed in dist/sat/library/:$differ"
 fi
 
 in_zip=$(unzip -Z1 "$zip" | grep -v '/$' | sort)
