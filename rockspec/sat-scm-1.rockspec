@@ -57,4 +57,7 @@ build = {
     ["sat.debug"] = "lua/sat/debug.lua",
     ["sat.fast"] = "lua/sat/fast.lua",
   },
+  -- the LuaLS definitions, into the rock's directory (`luarocks show --rock-dir sat`), never
+  -- on the module path: point an editor's workspace.library at its library/ (README.md)
+  copy_directories = { "library" },
 }
