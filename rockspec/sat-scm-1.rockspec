@@ -33,6 +33,8 @@ build = {
         "src/core/sat_contacts.c",
         "src/core/sat_explain.c",
         "src/core/sat_hash.c",
+        "src/core/sat_hash_query.c",
+        "src/core/sat_hash_step.c",
         "src/core/sat_raycast.c",
         "src/core/sat_shape.c",
         "src/core/sat_sweep.c",
