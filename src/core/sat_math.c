@@ -376,7 +376,7 @@ double sat_hypot(double x, double y)
         b = t;
     }
     /* b = 0, or too small to change a: sqrt(a^2 + b^2) < a (1 + 2^-57) rounds to a */
-    if (b < a * 0x1p-28)
+    if (b == 0.0 || b < a * 0x1p-28)
         return a;
     /* now b >= a 2^-28: a rescale by a power of two (exact) puts both where the squares and
      * their exact parts are normal doubles */
