@@ -159,7 +159,8 @@ local function reduce_large(ax)
       g[m + 1] = col[m + 1]
     end
   end
-  local h, l, e = g[DIGITS], 0.0, nil
+  local h, l = g[DIGITS], 0.0
+  local e
   for m = DIGITS - 2, 1, -1 do
     h, e = two_sum(g[m + 1], h * TWOM24)
     l = e + l * TWOM24
@@ -179,7 +180,7 @@ end
 
 -- ax in (pi/4, inf): n mod 4 (a float), hi, lo
 local function reduce(ax)
-  if not (ax < TWO20) then
+  if ax >= TWO20 then
     return reduce_large(ax)
   end
   local n = floor(ax * INV_PIO2 + 0.5)
@@ -218,7 +219,7 @@ end
 local function sat_sin(x)
   x = x * 1.0
   local ax = abs(x)
-  if not (ax < huge) then
+  if ax ~= ax or ax == huge then -- NaN or inf
     return x - x
   end
   if ax < TWOM27 then
@@ -234,7 +235,7 @@ end
 local function sat_cos(x)
   x = x * 1.0
   local ax = abs(x)
-  if not (ax < huge) then
+  if ax ~= ax or ax == huge then -- NaN or inf
     return x - x
   end
   if ax < TWOM27 then
@@ -247,7 +248,7 @@ end
 local function sat_sincos(x)
   x = x * 1.0
   local ax = abs(x)
-  if not (ax < huge) then
+  if ax ~= ax or ax == huge then -- NaN or inf
     return x - x, x - x
   end
   if ax < TWOM27 then
