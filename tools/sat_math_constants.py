@@ -43,12 +43,16 @@ print("  INV_PIO2 = %s" % d(2 / pi))
 # pi/2 in four pieces for the reduction of |x| < 2^20: three of 33 bits (so that n * piece
 # is exact for n < 2^20), the last rounded to 53 bits.
 rest = pi / 2
+first = None
 for i, bits in enumerate((33, 33, 33)):
     scale = mp.mpf(2) ** (bits * (i + 1) - 1)
     piece = mp.floor(rest * scale) / scale
     print("  P%d = %s" % (i + 1, d(piece)))
     assert mp.mpf(float(piece)) == piece
     rest -= piece
+    if first is None:
+        first = rest
+        print("  P1T = %s  (pi/2 - P1, rounded)" % d(rest))
 print("  P4 = %s" % d(rest))
 
 # 2/pi = sum over i >= 1 of B[i] 2^(-24 i)

@@ -54,6 +54,9 @@ static void two_prod(double a, double b, double *p, double *e)
 #define P2 6.077100506303966e-11
 #define P3 2.0222662487111665e-21
 #define P4 8.4784276603688996e-32
+#define P1T 6.0771005065061922e-11 /* pi/2 - P1, rounded */
+/* 1.5 * 2^52: (v + ROUND) - ROUND is v rounded to an integer, for |v| < 2^51 */
+#define ROUND 6755399441055744.0
 
 /* sin(r) = r + r^3 S(r^2) and cos(r) = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4 */
 #define S0 -0.16666666666666666
@@ -169,16 +172,25 @@ static int reduce_large(double ax, double *hi, double *lo)
 /* ax in (pi/4, inf): ax = n pi/2 + (*hi + *lo), |*hi| <= pi/4 a little more; returns n mod 4. */
 static int reduce(double ax, double *hi, double *lo)
 {
-    double n, a, h, l, h2, e, t;
+    double n, a, w, y, h, l, h2, e, t;
     if (!(ax < 0x1p20))
         return reduce_large(ax, hi, lo);
-    n = floor(ax * INV_PIO2 + 0.5);
+    n = (ax * INV_PIO2 + ROUND) - ROUND;
     a = ax - n * P1; /* exact (n P1 is, and within a factor 2 of ax) */
-    two_sum(a, -(n * P2), &h, &l);
-    two_sum(h, -(n * P3), &h2, &e);
-    t = (l + e) - n * P4;
-    two_sum(h2, t, hi, lo);
-    return (int)(n - 4.0 * floor(n * 0.25));
+    /* Nearly always: pi/2 as P1 + P1T is within n 2^-86, which is 2^-62 of r or less when
+     * |r| >= n 2^-24; then r = y + (a - y - w), a - y being exact. */
+    w = n * P1T;
+    y = a - w;
+    if (fabs(y) >= n * 0x1p-24) {
+        *hi = y;
+        *lo = (a - y) - w;
+    } else { /* r close to 0: pi/2 in four pieces, to 2^-156 */
+        two_sum(a, -(n * P2), &h, &l);
+        two_sum(h, -(n * P3), &h2, &e);
+        t = (l + e) - n * P4;
+        two_sum(h2, t, hi, lo);
+    }
+    return (int)n & 3;
 }
 
 /* The sin of ax >= 0 (finite), or its cos. */

@@ -64,6 +64,8 @@ local P1 = 1.5707963267341256
 local P2 = 6.077100506303966e-11
 local P3 = 2.0222662487111665e-21
 local P4 = 8.4784276603688996e-32
+local P1T = 6.0771005065061922e-11
+local ROUND = 6755399441055744.0
 
 local S0 = -0.16666666666666666
 local S1 = 0.0083333333333333315
@@ -178,17 +180,25 @@ local function reduce_large(ax)
   return n - 4.0 * floor(n * 0.25), hi, lo
 end
 
--- ax in (pi/4, inf): n mod 4 (a float), hi, lo
+-- ax in (pi/4, inf): n mod 4 (a float; the C's (int)n & 3, exact either way), hi, lo
 local function reduce(ax)
   if ax >= TWO20 then
     return reduce_large(ax)
   end
-  local n = floor(ax * INV_PIO2 + 0.5)
+  local n = (ax * INV_PIO2 + ROUND) - ROUND
   local a = ax - n * P1
-  local h, l = two_sum(a, -(n * P2))
-  local h2, e = two_sum(h, -(n * P3))
-  local t = (l + e) - n * P4
-  local hi, lo = two_sum(h2, t)
+  local w = n * P1T
+  local y = a - w
+  local hi, lo
+  if abs(y) >= n * TWOM24 then
+    hi = y
+    lo = (a - y) - w
+  else
+    local h, l = two_sum(a, -(n * P2))
+    local h2, e = two_sum(h, -(n * P3))
+    local t = (l + e) - n * P4
+    hi, lo = two_sum(h2, t)
+  end
   return n - 4.0 * floor(n * 0.25), hi, lo
 end
 
