@@ -21,6 +21,7 @@
 #   make sources      the module's C sources, one a line (the rockspec lists the same)
 #   make objects      one object per source: build/obj/$(LUA)/{core,lua}/*.o
 #   make test-helpers the specs' helper modules (spec/helpers), next to the module
+#   make math-ulps    the own sin, cos, atan2, hypot: ulps against long double, ns per call
 
 LUA      ?= lua5.4
 CC       ?= cc
@@ -163,6 +164,18 @@ bench-build:
 $(BUILD)/bench-core: $(CORE_SRC) $(CORE_HDR) bench/core.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(CORE_INC) -o $@ $(CORE_SRC) bench/core.c -lm
+
+# ---- the own maths' accuracy and cost -----------------------------------------------------
+# make math-ulps: src/core/sat_math.c against glibc's long-double functions, ulps per range
+# and ns per call against libm (tools/sat_math_ulps.c; MATH_SAMPLES per range); the figures
+# of docs/design.md, "Determinism". Minutes of one core: not part of make test.
+MATH_SAMPLES ?= 1000000
+.PHONY: math-ulps
+math-ulps: $(BUILD)/tools/sat_math_ulps
+	$(BUILD)/tools/sat_math_ulps $(MATH_SAMPLES)
+$(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core/sat_math.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) -D_GNU_SOURCE -O2 $(CORE_INC) -o $@ tools/sat_math_ulps.c src/core/sat_math.c -lm
 
 # ---- helpers for the specs ----------------------------------------------------------------
 # failalloc: a Lua allocator failing on demand (spec/helpers/failalloc.c), next to the module

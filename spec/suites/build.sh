@@ -95,7 +95,7 @@ else
 fi
 
 fp_unflagged all module-san objects c-tests c-tests-san fuzz-build test-helpers bench-build \
-  macos windows windows-helpers >build/logs/build-fp.log
+  macos windows windows-helpers math-ulps >build/logs/build-fp.log
 unflagged=$(cat build/logs/build-fp.log)
 if [ -z "$unflagged" ] && [ "$fp_commands" -gt 20 ]; then
   pass=$((pass + 1))
