@@ -640,7 +640,8 @@ static void run_pools(int n, int reps)
 }
 
 /* c.rotate.<kind>: sat_shape_rotate by 0.01, in turn on ROT_SHAPES shapes of the kind (in
- * L1: the arithmetic of a turn, its sine and cosine included), ns per call. */
+ * L1: the arithmetic of a turn, its sine and cosine included), ns per call, passes of at
+ * most 8,192 calls. */
 #define ROT_SHAPES 64
 static double rot_pass(sat_shape **s, int n)
 {
@@ -655,6 +656,8 @@ static double rot_pass(sat_shape **s, int n)
 
 static void run_rotations(int n, int reps)
 {
+    if (n > 8192)
+        n = 8192; /* short passes: a turn of a compound costs microseconds */
     static const struct {
         const char *name;
         shape_kind k;
