@@ -10,10 +10,11 @@
  *
  * sin and cos: x = n pi/2 + r, |r| <= pi/4, with r as a double-double (hi + lo), then a
  * polynomial in r^2 for sin or cos of r (the quadrant n mod 4 chooses which and the sign).
- * The reduction is exact enough for every double: pi/2 in four pieces (Cody and Waite) below
- * 2^20; above, the product of x with the bits of 2/pi, in 24-bit digits whose products are
- * exact (Payne and Hanek), of which only the fraction mod 4 is kept. The double nearest a
- * multiple of pi/2 is about 2^-61 from it, which both keep to more than 60 bits.
+ * The reduction is exact enough for every double: below 2^20, pi/2 in two pieces, or in four
+ * when r is near 0 (Cody and Waite); above, the product of x with the bits of 2/pi, in
+ * 24-bit digits whose products are exact (Payne and Hanek), of which only the fraction mod 4
+ * is kept. The double nearest a multiple of pi/2 is about 2^-61 from it, which both keep to
+ * more than 60 bits of r.
  */
 #include "sat_math.h"
 
