@@ -99,6 +99,10 @@ static void test_accuracy(void)
 {
     ctest_rng r = {2026};
     double worst[4] = {0, 0, 0, 0};
+    if (LDBL_MANT_DIG < 64) { /* long double no better than double: no oracle here */
+        printf("  accuracy: not checked (long double has %d bits)\n", LDBL_MANT_DIG);
+        return;
+    }
     for (long i = 0; i < 100000; i++) {
         double x, y, k;
         switch (i % 4) {
