@@ -212,6 +212,11 @@ describe("a wrong receiver", function()
     end
     assert.are.equal(1, world:count()) -- nothing done by any of them
     assert.is_true(world:has(shape))
+    -- a table given a world's metatable is not a world
+    local fake = setmetatable({ hash = world.hash, token = world.token }, getmetatable(world))
+    assert.are.equal(want("count", "world", "table"), callBad(world.count, fake))
+    assert.are.equal(want("add", "world", "table"), callBad(world.add, fake, sat.circle(0, 0, 1)))
+    assert.are.equal(1, world:count())
   end)
 
   it("of a world method written with a dot for a colon: world.step(), world.add(shape)",
