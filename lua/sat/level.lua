@@ -1,0 +1,154 @@
+--- sat.level: level geometry in one call, from tile grids (merged into few shapes) and from
+-- Tiled maps (their Lua export, a decoded JSON export, or an STI map).
+--
+--   local shapes = sat.level.grid(world, { "#####", "#...#", "#####" }, 16, 16)
+--   local shapes, warnings = sat.level.tiled(world, require("maps.level1"))
+--
+-- Built on the public API only (sat's constructors, world:add / has / remove), so it works
+-- on either backend. Everything is built and checked before anything is added: an error
+-- leaves the world as it was.
+--
+-- Four files, one way: this one (the two calls), level_tiled.lua (reading a Tiled map),
+-- level_shapes.lua (errors, options, fields, shapes from cells, adding all or nothing) and
+-- level_grid.lua (the merging of cells, in cells).
+local S = require("sat.level_shapes")
+local tiled = require("sat.level_tiled")
+
+local type, pcall = type, pcall
+local fail, describe, show = S.fail, S.describe, S.show
+
+local level = {}
+
+------------------------------------------------------------------------------------------
+-- sat.level.grid
+
+local GRID_OPTIONS = { solid = true, merge = true, static = true, fields = true, x = true, y = true }
+
+local DEFAULT_EMPTY_BYTES = { [32] = true, [46] = true } -- " " and "."
+
+-- The cells of a grid: a flat array (true where solid), its width and height.
+local function gridCells(grid, solid)
+  local H = #grid
+  local W = 0
+  for r = 1, H do
+    local row = grid[r]
+    local t = type(row)
+    if t == "string" or t == "table" then
+      if #row > W then W = #row end
+    else
+      fail(2, "row %d: string or table expected, got %s", r, describe(row))
+    end
+  end
+  local out = {}
+  local set, fn = nil, nil
+  if type(solid) == "table" then
+    set = solid
+  elseif type(solid) == "function" then
+    fn = solid
+  elseif solid ~= nil then
+    fail(5, "solid must be a table (a set of values) or a function, got %s", show(solid))
+  end
+  local byte = string.byte
+  for r = 1, H do
+    local row = grid[r]
+    local base = (r - 1) * W
+    if type(row) == "string" then
+      local n = #row
+      if fn then
+        for c = 1, n do
+          if fn(row:sub(c, c), c, r) then out[base + c] = true end
+        end
+      elseif set then
+        for c = 1, n do
+          if set[row:sub(c, c)] then out[base + c] = true end
+        end
+      else
+        for c = 1, n do
+          if not DEFAULT_EMPTY_BYTES[byte(row, c)] then out[base + c] = true end
+        end
+      end
+    else
+      local n = #row
+      if fn then
+        for c = 1, n do
+          if fn(row[c], c, r) then out[base + c] = true end
+        end
+      elseif set then
+        for c = 1, n do
+          local v = row[c]
+          if v ~= nil and set[v] then out[base + c] = true end
+        end
+      else
+        for c = 1, n do
+          local v = row[c]
+          if v and v ~= 0 then out[base + c] = true end
+        end
+      end
+    end
+  end
+  return out, W, H
+end
+
+local function buildGrid(world, grid, tw, th, options)
+  if type(grid) ~= "table" then
+    fail(2, "table expected, got %s", describe(grid))
+  end
+  if not S.finite(tw) or tw <= 0 then
+    fail(3, "tile width must be a finite number > 0, got %s", show(tw))
+  end
+  if not S.finite(th) or th <= 0 then
+    fail(4, "tile height must be a finite number > 0, got %s", show(th))
+  end
+  local o = S.checkOptions(5, options, GRID_OPTIONS)
+  local merge, static, x, y, fields = S.commonOptions(5, o)
+  local solid, W, H = gridCells(grid, o.solid)
+  local ok, shapes = pcall(S.shapesOf, solid, W, H, tw * 1.0, th * 1.0, x, y, merge)
+  if not ok then
+    fail(2, "%s", S.reason(shapes)) -- (a constructor's: coordinates out of range)
+  end
+  if fields then
+    S.applyFields(5, shapes, fields)
+  end
+  return S.addAll(world, shapes, static)
+end
+
+--- sat.level.grid(world, grid, tileW, tileH [, options]) -> shapes
+-- grid: a list of rows, each a string (a character per cell) or a list of values; row r,
+-- column c covers [x + (c - 1) * tileW, x + c * tileW] x [y + (r - 1) * tileH, y + r * tileH].
+-- The solid cells become few shapes whose union is exactly the solid area, added to the
+-- world (static unless options.static is false) and returned in reading order.
+-- options:
+--   solid   which values are solid: a set ({ ["#"] = true }) or a function(value, col, row);
+--           by default a character other than " " and ".", or a value other than nil, false
+--           and 0
+--   merge   "rects" (default: the runs of each row, merged down where the next row's run
+--           spans the same columns), "greedy", "rows", "columns", "none" (a box per tile),
+--           "concave" (outlines, cut where a region has a hole or touches itself: one
+--           sat.concave per piece, a plain polygon for a rectangle) or "chain" (every
+--           boundary loop, holes too, as a closed sat.chain: the surface only)
+--   static  false adds the shapes as moving ones (default true: "static")
+--   fields  a table of fields given to every shape (`{ tag = "wall", category = 2 }`)
+--   x, y    where the grid's top-left corner is (default 0, 0)
+function level.grid(world, grid, tileW, tileH, options)
+  S.checkWorld("grid", world)
+  local shapes = S.run("grid", buildGrid, world, grid, tileW, tileH, options)
+  return shapes
+end
+
+------------------------------------------------------------------------------------------
+-- sat.level.tiled
+
+--- sat.level.tiled(world, map [, options]) -> shapes, warnings
+-- map: what Tiled's Lua export returns, a decoded JSON export, or an STI map. What is read
+-- and how: level_tiled.lua. Returns the shapes added (static unless options.static is
+-- false), layer by layer, and a list of warnings (strings: what was skipped and why).
+-- options: merge, static, fields, x, y as for grid; property (the name of the property
+-- that makes a layer, tile or object solid, default "collidable"); ellipseSides (the sides
+-- of the polygon an ellipse that is not round becomes, default 24).
+function level.tiled(world, map, options)
+  S.checkWorld("tiled", world)
+  local shapes, warnings = S.run("tiled", tiled.build, world, map, options)
+  return shapes, warnings
+end
+
+return level
