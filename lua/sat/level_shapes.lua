@@ -27,8 +27,8 @@ M.DEFAULT_MERGE = "rects"
 
 local Failure = {}
 
-function M.fail(arg, fmt, ...)
-  error(setmetatable({ arg = arg, message = fmt:format(...) }, Failure), 0)
+function M.fail(n, fmt, ...)
+  error(setmetatable({ arg = n, message = fmt:format(...) }, Failure), 0)
 end
 local fail = M.fail
 
@@ -120,9 +120,15 @@ function M.checkOptions(arg, options, known)
   return options
 end
 
+-- A value in a message: a string quoted, a number as Lua writes it (NaN as "nan"), else
+-- its type.
 local function show(v)
-  return type(v) == "string" and ("%q"):format(v) or (type(v) == "number" and tostring(v))
-    or describe(v)
+  if type(v) == "string" then
+    return ("%q"):format(v)
+  elseif type(v) == "number" then
+    return v ~= v and "nan" or tostring(v)
+  end
+  return describe(v)
 end
 M.show = show
 
