@@ -407,7 +407,9 @@ describe("sat.level.grid", function()
       { "bad argument #1 to 'grid' (world expected, got circle)", function()
         return sat.level.grid(sat.circle(0, 0, 1), t, 1, 1)
       end },
-      { "bad argument #2 to 'grid' (table expected, got string)", function() return sat.level.grid(world, "#", 1, 1) end },
+      { "bad argument #2 to 'grid' (table expected, got string)", function()
+        return sat.level.grid(world, "#", 1, 1)
+      end },
       { "bad argument #2 to 'grid' (row 2: string or table expected, got number)", function()
         return sat.level.grid(world, { "#", 3 }, 1, 1)
       end },
