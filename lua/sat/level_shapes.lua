@@ -126,7 +126,7 @@ local function show(v)
   if type(v) == "string" then
     return ("%q"):format(v)
   elseif type(v) == "number" then
-    return v ~= v and "nan" or tostring(v)
+    return v ~= v and "nan" or ("%.14g"):format(v)
   end
   return describe(v)
 end

@@ -262,18 +262,18 @@ local function make(where, ctor, ...)
   return shape
 end
 
--- Four points of an axis-aligned rectangle -> its bounds, else nil.
+-- Four points going round an axis-aligned rectangle -> its bounds, else nil.
 local function axisRect(p)
   if #p ~= 8 then return nil end
-  local x0, x1 = min(p[1], p[3], p[5], p[7]), max(p[1], p[3], p[5], p[7])
-  local y0, y1 = min(p[2], p[4], p[6], p[8]), max(p[2], p[4], p[6], p[8])
   for i = 1, 8, 2 do
-    if (p[i] ~= x0 and p[i] ~= x1) or (p[i + 1] ~= y0 and p[i + 1] ~= y1) then
+    local j = (i + 1) % 8 + 1 -- the next point
+    local sameX, sameY = p[i] == p[j], p[i + 1] == p[j + 1]
+    if sameX == sameY then -- (a diagonal step, or none)
       return nil
     end
   end
-  if x0 == x1 or y0 == y1 then return nil end
-  return x0, y0, x1, y1
+  return min(p[1], p[3], p[5], p[7]), min(p[2], p[4], p[6], p[8]),
+    max(p[1], p[3], p[5], p[7]), max(p[2], p[4], p[6], p[8])
 end
 
 -- A polygon's shape: a rectangle exactly, a convex polygon, else sat.concave.
@@ -360,7 +360,7 @@ local function readObject(obj, where, absolute)
   local rot = num(obj, "rotation", 0, where)
   if kind == "rectangle" or kind == "ellipse" then
     if not (w > 0 and h > 0) then
-      fail(2, "%s: a %s of width %s and height %s has no area", where, kind, tostring(w), tostring(h))
+      fail(2, "%s: a %s of width %s and height %s has no area", where, kind, show(w), show(h))
     end
     if kind == "ellipse" and rot == 0 then
       return { kind = "ellipse", x = x, y = y, w = w, h = h }
@@ -395,6 +395,9 @@ end
 
 local function readTileset(ts, i, property)
   local where = ("tileset %d %q"):format(i, tostring(type(ts) == "table" and ts.name or ""))
+  if type(ts) == "table" and ts.tiles == nil and (ts.source or ts.filename) then
+    where = ("%s (%s)"):format(where, tostring(ts.source or ts.filename))
+  end
   if type(ts) ~= "table" then
     fail(2, "tileset %d must be a table, got %s", i, describe(ts))
   end
@@ -1003,7 +1006,7 @@ local function objectLayer(ctx, layer, path, lx, ly, props)
         if w == 0 then w = fw end
         if h == 0 then h = fh end
         if not (w > 0 and h > 0) then
-          fail(2, "%s: a tile object of width %s and height %s has no area", ow, tostring(w), tostring(h))
+          fail(2, "%s: a tile object of width %s and height %s has no area", ow, show(w), show(h))
         end
         local align = ALIGN[info.set.alignment] or ALIGN.bottomleft
         local left, top = x - align[1] * w, y - align[2] * h
@@ -1078,7 +1081,7 @@ function M.build(world, map, options)
   if property == nil then
     property = "collidable"
   elseif type(property) ~= "string" then
-    fail(3, "property must be a string, got %s", show(property))
+    fail(3, "property must be a string, got %s", describe(property))
   end
   local sides = o.ellipseSides
   if sides == nil then
