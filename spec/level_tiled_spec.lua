@@ -151,7 +151,7 @@ local FEATURES = {
   { kind = "polygon", pts = rect(48, -16, 80, 16).pts, fields = { name = "decor", collidable = true } },
   -- layer 4 "objects"
   { kind = "polygon", pts = rect(10, 200, 40, 210).pts,
-    fields = { name = "crate", type = "box", class = "box", id = 1, collidable = false } },
+    fields = { name = "crate", type = "box", class = "box", id = 1, collidable = true } },
   -- turned 30 degrees clockwise (y down) about its top-left corner (100, 100)
   { kind = "polygon", pts = poly(100, 100, 100 + 40 * c30, 100 + 40 * s30,
     100 + 40 * c30 - 20 * s30, 100 + 40 * s30 + 20 * c30, 100 - 20 * s30, 100 + 20 * c30).pts,
@@ -192,7 +192,7 @@ describe("sat.level.tiled", function()
       assert.is_table(s.properties)
     end
     -- properties stay whole in .properties, those that are not fields too
-    assert.same({ move = 5, name = "bad", oneway = "up", speed = 3 }, shapes[32].properties)
+    assert.same({ collidable = true, move = 5, name = "bad", oneway = "up", speed = 3 }, shapes[32].properties)
     assert.equal(4, #warnings)
     support.has(warnings[1], "object 12 id 12 \"label\" in layer 4 \"objects\": a text has no geometry: skipped")
     support.has(warnings[2], "object 13 id 13 \"plat\" in layer 4 \"objects\": property \"move\" is kept in "
@@ -213,7 +213,7 @@ describe("sat.level.tiled", function()
       -- the old form's tile ("collidable": "true" in tileproperties), its shape at (0, 8)
       { kind = "polygon", pts = rect(0, 12, 8, 16).pts, fields = { name = "ground", collidable = "true" } },
       -- "things"
-      { kind = "circle", x = 45, y = 5, r = 5, fields = { name = "ball", id = 1 } },
+      { kind = "circle", x = 45, y = 5, r = 5, fields = { name = "ball", id = 1, collidable = true } },
       { kind = "circle", x = 50, y = 50, r = 0, fields = { name = "spot", id = 2 } },
       { kind = "polygon", pts = poly(60, 0, 70, 0, 60, 10).pts,
         fields = { name = "tri", type = "shard", class = "shard" } },

@@ -46,8 +46,9 @@
 --
 -- Fields: every shape gets `name` and `type` = `class` (the object's, else the tile's, else
 -- the layer's; set when not empty), `id` (an object's id), `properties` (the custom
--- properties, merged: layer, then tile, then object; shared by the shapes of one layer or
--- tile kind, read it only) and each custom property as a field of its own, but for a name
+-- properties, merged: the groups', the layer's, the tile's, the object's, each over the one
+-- before; shared by the shapes of one layer or tile kind, read it only) and each custom
+-- property as a field of its own, but for a name
 -- the shape has as a method (`move`, `scale`, `rotation`, ...) or one of the five above:
 -- those stay in `properties` only, with a warning. `oneway` becomes a vec, the direction of
 -- motion the shape stops (world:move's one-way platforms): true or "down" gives vec(0, 1)
@@ -991,7 +992,7 @@ local function objectLayer(ctx, layer, path, lx, ly, props)
       local rec = {
         name = nonEmpty(obj.name), id = obj.id,
         class = nonEmpty(obj.type) or nonEmpty(obj.class) or (info and info.class),
-        props = info and overlay(info.props, oprops) or oprops,
+        props = overlay(info and overlay(props, info.props) or props, oprops),
       }
       if info then
         -- a tile object: its rectangle of the object's size, anchored at (x, y) by the

@@ -50,6 +50,7 @@ assert(hit and math.abs(mx + 0.5) < 1e-12)
 assert(not sat.test(a, sat.box(5, 5, 1, 1)))
 assert(type(require("sat.world")) == "table", "sat.world")
 assert(type(sat.debug) == "table", "sat.debug")
+assert(#sat.level.grid(sat.world(), { "##", "#." }, 8, 8) == 2, "sat.level")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))
 LUA
