@@ -109,6 +109,29 @@ describe("sat.level.grid", function()
     end
   end)
 
+  it("maxSpan: no rectangle spans more tiles than it says, the cover stays exact", function()
+    for trial = 1, 8 do
+      local R = rng(200 + trial)
+      local grid = randomGrid(R, 14, 11, R(0.5, 0.95), trial % 2 == 0)
+      local span = 1 + trial % 3
+      for _, mode in ipairs({ "rects", "greedy", "rows", "columns" }) do
+        local shapes = sat.level.grid(sat.world(), grid, 4, 4, { merge = mode, maxSpan = span })
+        checkCover(grid, shapes, 4, 4, 0, 0)
+        local widest = 0
+        for _, s in ipairs(shapes) do
+          local x1, y1, x2, y2 = s:bbox()
+          assert.is_true(x2 - x1 <= 4 * span and y2 - y1 <= 4 * span, mode)
+          widest = math.max(widest, x2 - x1, y2 - y1)
+        end
+        if mode ~= "columns" and mode ~= "rows" then assert.equal(4 * span, widest) end
+      end
+    end
+    local solid = {}
+    for r = 1, 10 do solid[r] = ("#"):rep(10) end
+    assert.equal(16, #sat.level.grid(sat.world(), solid, 1, 1, { maxSpan = 3 })) -- 4 x 4 pieces
+    assert.equal(1, #sat.level.grid(sat.world(), solid, 1, 1, { maxSpan = math.huge }))
+  end)
+
   it("rows, columns and rects merge the runs they say; greedy and rects never give more than rows", function()
     local grid = { "####.", "####.", "##...", "##..#", "....#" }
     local function rects(mode)
@@ -425,7 +448,7 @@ describe("sat.level.grid", function()
       { "bad argument #5 to 'grid' (options must be a table, got string)", function()
         return sat.level.grid(world, t, 1, 1, "rects")
       end },
-      { "bad argument #5 to 'grid' (unknown option \"merg\" (options: fields, merge, solid, static, x, y))",
+      { "bad argument #5 to 'grid' (unknown option \"merg\" (options: fields, maxSpan, merge, solid, static, x, y))",
         function() return sat.level.grid(world, t, 1, 1, { merg = "rects" }) end },
       { "bad argument #5 to 'grid' (merge must be \"rects\", \"greedy\", \"rows\", \"columns\", \"none\", "
         .. "\"concave\" or \"chain\", got \"big\")", function()
@@ -439,6 +462,9 @@ describe("sat.level.grid", function()
       end },
       { "bad argument #5 to 'grid' (solid must be a table (a set of values) or a function, got \"#\")",
         function() return sat.level.grid(world, t, 1, 1, { solid = "#" }) end },
+      { "bad argument #5 to 'grid' (maxSpan must be an integer >= 1 or math.huge, got 0.5)", function()
+        return sat.level.grid(world, t, 1, 1, { maxSpan = 0.5 })
+      end },
       { "bad argument #5 to 'grid' (fields must be a table, got \"wall\")", function()
         return sat.level.grid(world, t, 1, 1, { fields = "wall" })
       end },

@@ -461,8 +461,8 @@ describe("sat.level.tiled", function()
     local bad = {
       { "bad argument #1 to 'tiled' (world expected, got nil)", nil, {} },
       { "bad argument #3 to 'tiled' (options must be a table, got string)", "x" },
-      { "bad argument #3 to 'tiled' (unknown option \"sides\" (options: ellipseSides, fields, merge, property, "
-        .. "static, x, y))", { sides = 8 } },
+      { "bad argument #3 to 'tiled' (unknown option \"sides\" (options: ellipseSides, fields, maxSpan, merge, "
+        .. "property, static, x, y))", { sides = 8 } },
       { "bad argument #3 to 'tiled' (ellipseSides must be a multiple of 4 from 4 to 64, got 10)",
         { ellipseSides = 10 } },
       { "bad argument #3 to 'tiled' (property must be a string, got number)", { property = 1 } },

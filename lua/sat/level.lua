@@ -12,6 +12,7 @@
 -- level_shapes.lua (errors, options, fields, shapes from cells, adding all or nothing) and
 -- level_grid.lua (the merging of cells, in cells).
 local S = require("sat.level_shapes")
+local cells = require("sat.level_grid")
 local tiled = require("sat.level_tiled")
 
 local type, pcall = type, pcall
@@ -22,15 +23,16 @@ local level = {}
 ------------------------------------------------------------------------------------------
 -- sat.level.grid
 
-local GRID_OPTIONS = { solid = true, merge = true, static = true, fields = true, x = true, y = true }
+local GRID_OPTIONS = {
+  solid = true, merge = true, static = true, fields = true, x = true, y = true, maxSpan = true,
+}
 
 local DEFAULT_EMPTY_BYTES = { [32] = true, [46] = true } -- " " and "."
 
--- The cells of a grid: a flat array (true where solid), its width and height.
-local function gridCells(grid, solid)
-  local H = #grid
+-- The grid's width (its longest row), checking its rows.
+local function gridWidth(grid)
   local W = 0
-  for r = 1, H do
+  for r = 1, #grid do
     local row = grid[r]
     local t = type(row)
     if t == "string" or t == "table" then
@@ -39,54 +41,101 @@ local function gridCells(grid, solid)
       fail(2, "row %d: string or table expected, got %s", r, describe(row))
     end
   end
-  local out = {}
-  local set, fn = nil, nil
+  return W
+end
+
+-- What options.solid says: (set, fn).
+local function solidTest(solid)
   if type(solid) == "table" then
-    set = solid
+    return solid, nil
   elseif type(solid) == "function" then
-    fn = solid
+    return nil, solid
   elseif solid ~= nil then
     fail(5, "solid must be a table (a set of values) or a function, got %s", show(solid))
   end
-  local byte = string.byte
-  for r = 1, H do
-    local row = grid[r]
-    local base = (r - 1) * W
-    if type(row) == "string" then
-      local n = #row
-      if fn then
-        for c = 1, n do
-          if fn(row:sub(c, c), c, r) then out[base + c] = true end
-        end
-      elseif set then
-        for c = 1, n do
-          if set[row:sub(c, c)] then out[base + c] = true end
-        end
-      else
-        for c = 1, n do
-          if not DEFAULT_EMPTY_BYTES[byte(row, c)] then out[base + c] = true end
+  return nil, nil
+end
+
+local byte, sub = string.byte, string.sub
+
+-- Whether cell c of row r (a string or a table) is solid, as options.solid says.
+local function isSolid(row, c, r, set, fn)
+  local v
+  if type(row) == "string" then
+    if not (set or fn) then
+      return not DEFAULT_EMPTY_BYTES[byte(row, c)]
+    end
+    v = sub(row, c, c)
+  else
+    v = row[c]
+  end
+  if fn then
+    return fn(v, c, r) and true or false
+  elseif set then
+    return v ~= nil and set[v] and true or false
+  end
+  return v and v ~= 0 and true or false
+end
+
+-- The runs function of level_grid.runRectangles, straight from the rows (every cell tested
+-- once, in reading order; a row of values with the default test in a loop of its own).
+local function rowRuns(grid, set, fn)
+  return function(r, rc0, rc1, rg)
+    local row = grid[r + 1]
+    local n = #row
+    local m, c = 0, 1
+    if type(row) == "table" and not (set or fn) then
+      while c <= n do
+        local v = row[c]
+        if v and v ~= 0 then
+          local c1 = c + 1
+          while c1 <= n do
+            local w = row[c1]
+            if not w or w == 0 then break end
+            c1 = c1 + 1
+          end
+          m = m + 1
+          rc0[m], rc1[m], rg[m] = c - 1, c1 - 1, true
+          c = c1 + 1
+        else
+          c = c + 1
         end
       end
-    else
-      local n = #row
-      if fn then
-        for c = 1, n do
-          if fn(row[c], c, r) then out[base + c] = true end
+      return m
+    end
+    while c <= n do
+      if isSolid(row, c, r + 1, set, fn) then
+        local c1 = c + 1
+        while c1 <= n and isSolid(row, c1, r + 1, set, fn) do
+          c1 = c1 + 1
         end
-      elseif set then
-        for c = 1, n do
-          local v = row[c]
-          if v ~= nil and set[v] then out[base + c] = true end
-        end
+        m = m + 1
+        rc0[m], rc1[m], rg[m] = c - 1, c1 - 1, true
+        c = c1 + 1
       else
-        for c = 1, n do
-          local v = row[c]
-          if v and v ~= 0 then out[base + c] = true end
-        end
+        c = c + 1
       end
     end
+    return m
   end
-  return out, W, H
+end
+
+-- The cells of a grid: a flat array (true where solid, every cell written in order: an
+-- array, not a hash).
+local function gridCells(grid, W, set, fn)
+  local out, i = {}, 0
+  for r = 1, #grid do
+    local row = grid[r]
+    local n = #row
+    for c = 1, n do
+      out[i + c] = isSolid(row, c, r, set, fn)
+    end
+    for c = n + 1, W do -- (a shorter row: empty to the grid's width)
+      out[i + c] = false
+    end
+    i = i + W
+  end
+  return out
 end
 
 local function buildGrid(world, grid, tw, th, options)
@@ -100,9 +149,17 @@ local function buildGrid(world, grid, tw, th, options)
     fail(4, "tile height must be a finite number > 0, got %s", show(th))
   end
   local o = S.checkOptions(5, options, GRID_OPTIONS)
-  local merge, static, x, y, fields = S.commonOptions(5, o)
-  local solid, W, H = gridCells(grid, o.solid)
-  local ok, shapes = pcall(S.shapesOf, solid, W, H, tw * 1.0, th * 1.0, x, y, merge)
+  local merge, static, x, y, fields, span = S.commonOptions(5, o)
+  local W, H = gridWidth(grid), #grid
+  local set, fn = solidTest(o.solid)
+  local ok, shapes
+  if merge == "rects" or merge == "rows" then
+    local R = cells.runRectangles(W, H, rowRuns(grid, set, fn), merge, span, span)
+    ok, shapes = pcall(S.rectShapes, R, tw * 1.0, th * 1.0, x, y)
+  else
+    ok, shapes = pcall(S.shapesOf, gridCells(grid, W, set, fn), W, H, tw * 1.0, th * 1.0, x, y, merge,
+      span, span)
+  end
   if not ok then
     fail(2, "%s", S.reason(shapes)) -- (a constructor's: coordinates out of range)
   end
@@ -126,6 +183,8 @@ end
 --           "concave" (outlines, cut where a region has a hole or touches itself: one
 --           sat.concave per piece, a plain polygon for a rectangle) or "chain" (every
 --           boundary loop, holes too, as a closed sat.chain: the surface only)
+--   maxSpan the most tiles a merged rectangle spans along x and along y (default
+--           math.huge: no limit), for levels cut and rebuilt in pieces
 --   static  false adds the shapes as moving ones (default true: "static")
 --   fields  a table of fields given to every shape (`{ tag = "wall", category = 2 }`)
 --   x, y    where the grid's top-left corner is (default 0, 0)
@@ -142,7 +201,7 @@ end
 -- map: what Tiled's Lua export returns, a decoded JSON export, or an STI map. What is read
 -- and how: level_tiled.lua. Returns the shapes added (static unless options.static is
 -- false), layer by layer, and a list of warnings (strings: what was skipped and why).
--- options: merge, static, fields, x, y as for grid; property (the name of the property
+-- options: merge, maxSpan, static, fields, x, y as for grid; property (the name of the property
 -- that makes a layer, tile or object solid, default "collidable"); ellipseSides (the sides
 -- of the polygon an ellipse that is not round becomes, default 24).
 function level.tiled(world, map, options)

@@ -52,38 +52,18 @@ local function each(cells, W, H)
   return R
 end
 
-local function rows(cells, W, H)
+local function columns(cells, W, H, _, mh)
   local R = newRects()
-  for r = 0, H - 1 do
-    local base = r * W
-    local c = 0
-    while c < W do
-      local g = cells[base + c + 1]
-      if g then
-        local c1 = c + 1
-        while c1 < W and cells[base + c1 + 1] == g do
-          c1 = c1 + 1
-        end
-        push(R, c, r, c1, r + 1, g)
-        c = c1
-      else
-        c = c + 1
-      end
-    end
-  end
-  return R
-end
-
-local function columns(cells, W, H)
-  local R = newRects()
+  local start = {} -- column + 1 -> the first row of the run it is in
   for r = 0, H - 1 do
     local base = r * W
     for c = 0, W - 1 do
       local g = cells[base + c + 1]
-      -- a run starts here when the cell above is not of its group
-      if g and (r == 0 or cells[base - W + c + 1] ~= g) then
+      -- a run starts here when the cell above is not of its group, or that run is full
+      if g and (r == 0 or cells[base - W + c + 1] ~= g or r - start[c + 1] >= mh) then
+        start[c + 1] = r
         local r1 = r + 1
-        while r1 < H and cells[r1 * W + c + 1] == g do
+        while r1 < H and r1 - r < mh and cells[r1 * W + c + 1] == g do
           r1 = r1 + 1
         end
         push(R, c, r, c + 1, r1, g)
@@ -93,20 +73,102 @@ local function columns(cells, W, H)
   return R
 end
 
--- The runs of each row; a run continues the rectangle of the row above when that one
--- spans the same columns (and group). Rectangles are numbered when they begin, so in
--- reading order; one is closed at the first row that does not continue it.
-local function rects(cells, W, H)
+--- runRectangles(W, H, runs, merge, mw, mh) -> R: the rectangles of "rows" (each run) or "rects"
+-- (a run continues the rectangle of the row above when that one spans the same columns and
+-- group; rectangles are numbered when they begin, so in reading order, and closed at the
+-- first row that does not continue them), from the runs of each row: runs(r, c0, c1, g)
+-- fills c0[i], c1[i], g[i] (columns [c0, c1), 0-based, left to right) with the runs of row
+-- r (0-based) and returns their count. sat.level.grid gives the runs straight from the
+-- rows it is given; the other callers from cells (cellRuns). Runs longer than mw are cut
+-- from their left end, and a rectangle stops growing down at mh rows.
+function M.runRectangles(W, H, runs, merge, mw, mh)
+  mw, mh = mw or math.huge, mh or math.huge
   local R = newRects()
-  local C1, R1, G = R.c1, R.r1, R.g
-  local open, nopen = {}, 0 -- the rectangles the row above ended with: open[k], by index
-  local openAt = {}          -- c0 -> the rectangle of the row above starting there
+  local C0, R0, C1, R1, G = R.c0, R.r0, R.c1, R.r1, R.g
+  local n = 0
+  local rc0, rc1, rg = {}, {}, {}
+  local sc0, sc1, sg = {}, {}, {} -- the runs cut to mw columns at most
+  if mw ~= math.huge then
+    local inner = runs
+    runs = function(r)
+      local m = inner(r, sc0, sc1, sg)
+      local k = 0
+      for i = 1, m do
+        local c, c1, g = sc0[i], sc1[i], sg[i]
+        while c < c1 do
+          local e = c + mw
+          if e > c1 then e = c1 end
+          k = k + 1
+          rc0[k], rc1[k], rg[k] = c, e, g
+          c = e
+        end
+      end
+      return k
+    end
+  end
+  if merge == "rows" then
+    for r = 0, H - 1 do
+      local m = runs(r, rc0, rc1, rg)
+      for i = 1, m do
+        n = n + 1
+        C0[n], R0[n], C1[n], R1[n], G[n] = rc0[i], r, rc1[i], r + 1, rg[i]
+      end
+    end
+    R.n = n
+    return R
+  end
+  local open, nopen = {}, 0 -- the rectangles the row above ended with
   local nextOpen = {}
-  local continued = {}
+  local openAt = {}         -- column + 1 -> the rectangle of the row above starting there
+  local continued = {}      -- rectangle -> continued by this row
+  for c = 1, W do
+    openAt[c] = false
+  end
   for r = 0, H - 1 do
+    local m = runs(r, rc0, rc1, rg)
+    for i = 1, m do
+      local c0, c1, g = rc0[i], rc1[i], rg[i]
+      local k = openAt[c0 + 1]
+      if k and C1[k] == c1 and G[k] == g and r - R0[k] < mh then
+        continued[k] = true
+      else
+        n = n + 1
+        k = n
+        C0[k], R0[k], C1[k], R1[k], G[k] = c0, r, c1, 0, g
+        continued[k] = false
+      end
+      nextOpen[i] = k
+    end
+    -- the rectangles of the row above that this row did not continue end here
+    for i = 1, nopen do
+      local k = open[i]
+      if continued[k] then
+        continued[k] = false
+      else
+        R1[k] = r
+      end
+      openAt[C0[k] + 1] = false
+    end
+    for i = 1, m do
+      local k = nextOpen[i]
+      openAt[C0[k] + 1] = k
+    end
+    open, nextOpen = nextOpen, open
+    nopen = m
+  end
+  for i = 1, nopen do
+    R1[open[i]] = H
+  end
+  R.n = n
+  return R
+end
+
+-- The runs function of runRectangles for a grid of cells.
+local function cellRuns(cells, W)
+  return function(r, rc0, rc1, rg)
     local base = r * W
+    local m = 0
     local c = 0
-    local nnext = 0
     while c < W do
       local g = cells[base + c + 1]
       if g then
@@ -114,44 +176,26 @@ local function rects(cells, W, H)
         while c1 < W and cells[base + c1 + 1] == g do
           c1 = c1 + 1
         end
-        local k = openAt[c]
-        if k and C1[k] == c1 and G[k] == g then
-          continued[k] = true
-        else
-          k = push(R, c, r, c1, 0, g)
-        end
-        nnext = nnext + 1
-        nextOpen[nnext] = k
+        m = m + 1
+        rc0[m], rc1[m], rg[m] = c, c1, g
         c = c1
       else
         c = c + 1
       end
     end
-    -- the rectangles of the row above that this row did not continue end here
-    local C0 = R.c0
-    for i = 1, nopen do
-      local k = open[i]
-      if continued[k] then
-        continued[k] = nil
-      else
-        R1[k] = r
-      end
-      openAt[C0[k]] = nil
-    end
-    for i = 1, nnext do
-      local k = nextOpen[i]
-      openAt[C0[k]] = k
-    end
-    open, nextOpen = nextOpen, open
-    nopen = nnext
+    return m
   end
-  for i = 1, nopen do
-    R1[open[i]] = H
-  end
-  return R
 end
 
-local function greedy(cells, W, H)
+local function rows(cells, W, H, mw, mh)
+  return M.runRectangles(W, H, cellRuns(cells, W), "rows", mw, mh)
+end
+
+local function rects(cells, W, H, mw, mh)
+  return M.runRectangles(W, H, cellRuns(cells, W), "rects", mw, mh)
+end
+
+local function greedy(cells, W, H, mw, mh)
   local R = newRects()
   local used = {}
   for r = 0, H - 1 do
@@ -161,11 +205,11 @@ local function greedy(cells, W, H)
       local g = cells[i]
       if g and not used[i] then
         local c1 = c + 1
-        while c1 < W and cells[base + c1 + 1] == g and not used[base + c1 + 1] do
+        while c1 < W and c1 - c < mw and cells[base + c1 + 1] == g and not used[base + c1 + 1] do
           c1 = c1 + 1
         end
         local r1 = r + 1
-        while r1 < H do
+        while r1 < H and r1 - r < mh do
           local b = r1 * W
           local full = true
           for cc = c, c1 - 1 do
@@ -195,10 +239,10 @@ end
 
 M.RECT_MODES = { none = each, rows = rows, columns = columns, rects = rects, greedy = greedy }
 
---- rectangles(cells, W, H, mode) -> R: R.c0[k], R.r0[k], R.c1[k], R.r1[k], R.g[k] for
--- k = 1..R.n, in reading order.
-function M.rectangles(cells, W, H, mode)
-  return M.RECT_MODES[mode](cells, W, H)
+--- rectangles(cells, W, H, mode [, mw, mh]) -> R: R.c0[k], R.r0[k], R.c1[k], R.r1[k],
+-- R.g[k] for k = 1..R.n, in reading order; none wider than mw cells or taller than mh.
+function M.rectangles(cells, W, H, mode, mw, mh)
+  return M.RECT_MODES[mode](cells, W, H, mw or math.huge, mh or math.huge)
 end
 
 ------------------------------------------------------------------------------------------

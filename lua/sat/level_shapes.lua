@@ -155,7 +155,12 @@ function M.commonOptions(arg, o)
   if fields ~= nil and type(fields) ~= "table" then
     fail(arg, "fields must be a table, got %s", show(fields))
   end
-  return merge, static, x * 1.0, y * 1.0, fields
+  local span = o.maxSpan
+  if span ~= nil and not (type(span) == "number" and span >= 1 and (span == math.huge
+      or span == math.floor(span))) then
+    fail(arg, "maxSpan must be an integer >= 1 or math.huge, got %s", show(span))
+  end
+  return merge, static, x * 1.0, y * 1.0, fields, span
 end
 
 ------------------------------------------------------------------------------------------
@@ -206,10 +211,11 @@ function M.rect(x0, y0, x1, y1)
 end
 local rect = M.rect
 
---- shapesOf(grid, W, H, tw, th, x, y, merge) -> shapes, groups: the shapes of a grid of
--- cells (level_grid's layout), cell (c, r) covering [x + c tw, x + (c + 1) tw] x
--- [y + r th, y + (r + 1) th], in reading order, and the group of each (same index).
-function M.shapesOf(grid, W, H, tw, th, x, y, merge)
+--- shapesOf(grid, W, H, tw, th, x, y, merge, mw, mh) -> shapes, groups: the shapes of a
+-- grid of cells (level_grid's layout), cell (c, r) covering [x + c tw, x + (c + 1) tw] x
+-- [y + r th, y + (r + 1) th], in reading order, and the group of each (same index);
+-- rectangles at most mw x mh cells.
+function M.shapesOf(grid, W, H, tw, th, x, y, merge, mw, mh)
   local shapes, groups = {}, {}
   if merge == "concave" or merge == "chain" then
     local loops = merge == "chain" and cells.outlines(grid, W, H) or cells.simple(grid, W, H)
@@ -233,7 +239,12 @@ function M.shapesOf(grid, W, H, tw, th, x, y, merge)
     end
     return shapes, groups
   end
-  local R = cells.rectangles(grid, W, H, merge)
+  return M.rectShapes(cells.rectangles(grid, W, H, merge, mw, mh), tw, th, x, y)
+end
+
+--- rectShapes(R, tw, th, x, y) -> shapes, groups: the shapes of level_grid's rectangles.
+function M.rectShapes(R, tw, th, x, y)
+  local shapes, groups = {}, {}
   local C0, R0, C1, R1, G = R.c0, R.r0, R.c1, R.r1, R.g
   for k = 1, R.n do
     shapes[k] = rect(x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw, y + R1[k] * th)

@@ -71,7 +71,7 @@ local M = {}
 
 local OPTIONS = {
   merge = true, static = true, fields = true, x = true, y = true, property = true,
-  ellipseSides = true,
+  ellipseSides = true, maxSpan = true,
 }
 
 -- The GID's flag bits (Tiled: bit 32 horizontal, 31 vertical, 30 diagonal, 29 a hexagonal
@@ -898,6 +898,9 @@ local function tileLayer(ctx, layer, path, lx, ly, props)
               local grid = grids[mode]
               if grid == nil then
                 grid = {}
+                for g = 1, W * H do -- (every cell: an array, not a hash)
+                  grid[g] = false
+                end
                 grids[mode] = grid
                 order[#order + 1] = mode
               end
@@ -928,7 +931,7 @@ local function tileLayer(ctx, layer, path, lx, ly, props)
   end)
   for _, mode in ipairs(order) do
     local ok, shapes, groups = pcall(S.shapesOf, grids[mode], W, H, tw, th, ox + x0 * tw,
-      oy + y0 * th, mode)
+      oy + y0 * th, mode, ctx.span, ctx.span)
     if not ok then
       fail(2, "%s: %s", where, S.reason(shapes))
     end
@@ -1077,7 +1080,7 @@ function M.build(world, map, options)
     fail(2, "map expected, got %s", describe(map))
   end
   local o = S.checkOptions(3, options, OPTIONS)
-  local merge, static, ox, oy, fields = S.commonOptions(3, o)
+  local merge, static, ox, oy, fields, span = S.commonOptions(3, o)
   local property = o.property
   if property == nil then
     property = "collidable"
@@ -1099,7 +1102,7 @@ function M.build(world, map, options)
   local ctx = {
     sti = type(map.tileInstances) == "table",
     tw = num(map, "tilewidth", nil, "map"), th = num(map, "tileheight", nil, "map"),
-    ox = ox, oy = oy, merge = merge, property = property, sides = sides,
+    ox = ox, oy = oy, merge = merge, property = property, sides = sides, span = span,
     shapes = {}, gids = {}, warnedExternal = {},
     warn = function(text)
       if not seen[text] then
