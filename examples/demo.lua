@@ -91,10 +91,11 @@ report("circle centred on a segment", sat.circle(0, 0, 2), sat.segment(-50, 0, 5
 report("capsule standing on a segment", sat.capsule(0, -30, 0, -10, 10), sat.segment(-50, 0, 50, 0))
 say("")
 
-say("7. A world: a level built from a tile map by sat.level.grid, its 11 tiles merged into")
-say("   static shapes (which never pair with each other, however many touch), and a player who")
-say("   walks down and right: it lands on the floor, slides along it and stops against the wall.")
-local world = sat.world(32)
+say("7. A world: a level built from a tile map by sat.level.grid, its 11 tiles merged into static")
+say("   boxes that each fit in two cells of the world's hash (static shapes never pair with each")
+say("   other), and a player who walks down and right: it lands on the floor, slides along it")
+say("   over the seams and stops against the wall.")
+local world = sat.world(64)
 local map = {
   ".......#",
   ".......#",

@@ -91,8 +91,10 @@ describe("sat.level.grid", function()
       local grid = randomGrid(R, W, H, R(0.2, 0.8), trial % 3 == 0)
       local tw, th, ox, oy = 16, 12, trial * 7.5, -trial * 3
       for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "none", "concave" }) do
-        local world = sat.world(16)
-        local shapes = sat.level.grid(world, grid, tw, th, { merge = mode, x = ox, y = oy })
+        -- (by default within two of the world's cells; every other level without limit)
+        local world = sat.world(trial % 2 == 0 and 16 or 40)
+        local shapes = sat.level.grid(world, grid, tw, th, { merge = mode, x = ox, y = oy,
+          maxSpan = trial % 2 == 0 and math.huge or nil })
         assert.equal(#shapes, world:count())
         local solid = checkCover(grid, shapes, tw, th, ox, oy)
         if mode == "none" then assert.equal(solid, #shapes) end
@@ -159,16 +161,45 @@ describe("sat.level.grid", function()
     end
   end)
 
-  it("gives one shape for a solid map, in every mode but rows and columns", function()
+  it("gives one shape for a solid map without a limit, in every mode but rows and columns", function()
     local grid = {}
     for r = 1, 40 do grid[r] = ("#"):rep(30) end
     for _, mode in ipairs({ "rects", "greedy", "concave", "chain" }) do
-      local shapes = sat.level.grid(sat.world(), grid, 8, 8, { merge = mode })
+      local shapes = sat.level.grid(sat.world(), grid, 8, 8, { merge = mode, maxSpan = math.huge })
       assert.equal(1, #shapes)
       assert.same({ 0, 0, 240, 320 }, { shapes[1]:bbox() })
     end
-    assert.equal(40, #sat.level.grid(sat.world(), grid, 8, 8, { merge = "rows" }))
-    assert.equal(30, #sat.level.grid(sat.world(), grid, 8, 8, { merge = "columns" }))
+    assert.equal(40, #sat.level.grid(sat.world(), grid, 8, 8, { merge = "rows", maxSpan = math.huge }))
+    assert.equal(30, #sat.level.grid(sat.world(), grid, 8, 8, { merge = "columns", maxSpan = math.huge }))
+  end)
+
+  it("keeps every merged rectangle on the hash's lowest level by default (within two cells)", function()
+    -- cells of 32, tiles of 16 from x = 0: a rectangle may not reach from one cell edge to
+    -- the next but one (its padded box would cover three cells): a run of 10 tiles from 0 is
+    -- cut after tile 1, then every two tiles: 1, 2, 2, 2, 2, 1 (by hand)
+    local world = sat.world(32)
+    local shapes = sat.level.grid(world, { ("#"):rep(10) }, 16, 16)
+    local widths = {}
+    for i, s in ipairs(shapes) do
+      local x1, _, x2 = s:bbox()
+      widths[i] = ("%g"):format((x2 - x1) / 16)
+    end
+    assert.equal("1 2 2 2 2 1", table.concat(widths, " "))
+    assert.same({ 0 }, world:levels())
+    -- from x = 16 the cuts fall between cells: every two tiles
+    shapes = sat.level.grid(sat.world(32), { ("#"):rep(10) }, 16, 16, { x = 16 })
+    assert.equal(5, #shapes)
+    -- random levels, every rectangle mode, two cell sizes: one level, and an exact cover
+    for trial = 1, 6 do
+      local R = rng(400 + trial)
+      local grid = randomGrid(R, 20, 14, R(0.4, 0.9), true)
+      for _, mode in ipairs({ "rects", "greedy", "rows", "columns" }) do
+        local w = sat.world(trial % 2 == 0 and 32 or 50)
+        local got = sat.level.grid(w, grid, 16, 16, { merge = mode, x = trial * 3 })
+        assert.same({ 0 }, w:levels())
+        checkCover(grid, got, 16, 16, trial * 3, 0)
+      end
+    end
   end)
 
   it("cuts a region with a hole or a self-touching corner into simple outlines (concave)", function()
@@ -268,8 +299,13 @@ describe("sat.level.grid", function()
     -- 1e-9.
     local function walk(grid, mode, seed)
       local R = rng(seed)
-      local world = sat.world(16)
-      sat.level.grid(world, grid, 16, 16, { merge = mode })
+      local world = sat.world(64)
+      -- (merged without limit, the most seams away; "fit": the default, within two cells)
+      if mode == "fit" then
+        sat.level.grid(world, grid, 16, 16)
+      else
+        sat.level.grid(world, grid, 16, 16, { merge = mode, maxSpan = math.huge })
+      end
       local movers, vx, vy = {}, {}, {}
       while #movers < 6 do
         local c, r = 2 + math.floor(R(0, #grid[1] - 2)), 2 + math.floor(R(0, #grid - 2))
@@ -322,7 +358,7 @@ describe("sat.level.grid", function()
       end
     end
 
-    for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "chain" }) do
+    for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "chain", "fit" }) do
       it(mode, function() compare(mode, 12) end)
     end
     pending("concave: not yet (a sweep against a sat.concave shape can report the normal of a "
@@ -336,7 +372,7 @@ describe("sat.level.grid", function()
       local worlds = {}
       for _, mode in ipairs({ "none", "rects", "greedy", "rows", "columns", "concave" }) do
         worlds[mode] = sat.world(16)
-        sat.level.grid(worlds[mode], grid, 16, 16, { merge = mode })
+        sat.level.grid(worlds[mode], grid, 16, 16, { merge = mode, maxSpan = math.huge })
       end
       local base = worlds.none
       local function same(label, fn)

@@ -184,7 +184,8 @@ FEATURES[14].fields = bumper
 describe("sat.level.tiled", function()
   it("reads Tiled's Lua export: every layer and object kind, as computed by hand", function()
     local world = sat.world(32)
-    local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.lua"))
+    -- (maxSpan: merged without limit; by default, only as far as keeps within two hash cells)
+    local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.lua"), { maxSpan = math.huge })
     checkAll(shapes, FEATURES, "features.lua")
     assert.equal(#shapes, world:count())
     for _, s in ipairs(shapes) do
@@ -203,7 +204,7 @@ describe("sat.level.tiled", function()
 
   it("reads a decoded JSON export: property arrays, flags, base64 data, both tileset forms", function()
     local world = sat.world(8)
-    local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.json"))
+    local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.json"), { maxSpan = math.huge })
     checkAll(shapes, {
       -- "ground" (tiles of 8, base64): the rock tiles solid by their own property, merged
       { kind = "polygon", pts = rect(0, 0, 16, 8).pts, fields = { name = "ground", type = "rock", collidable = true } },
@@ -227,7 +228,7 @@ describe("sat.level.tiled", function()
   end)
 
   it("reads infinite maps: chunks of Lua arrays and of base64, merged across chunk edges", function()
-    local shapes = sat.level.tiled(sat.world(), L.load("spec/maps/infinite.lua"))
+    local shapes = sat.level.tiled(sat.world(), L.load("spec/maps/infinite.lua"), { maxSpan = math.huge })
     checkAll(shapes, {
       rect(-64, -64, -48, 0), -- the wall in chunk (-4, -4)
       rect(-64, 0, 64, 16),   -- the floor across chunks (-4, 0) and (0, 0)
@@ -236,12 +237,12 @@ describe("sat.level.tiled", function()
   end)
 
   it("reads an STI map as the Lua export it came from", function()
-    local raw = sat.level.tiled(sat.world(), L.load("spec/maps/features.lua"))
+    local raw = sat.level.tiled(sat.world(), L.load("spec/maps/features.lua"), { maxSpan = math.huge })
     local sti = L.load("spec/maps/features.lua")
     sti = L.sti(sti)
     assert.is_table(sti.tileInstances)
     assert.is_table(sti.layers[1].data[1]) -- rows of tiles
-    local shapes, warnings = sat.level.tiled(sat.world(), sti)
+    local shapes, warnings = sat.level.tiled(sat.world(), sti, { maxSpan = math.huge })
     local want = {}
     for i, w in ipairs(FEATURES) do
       want[i] = L.copy(w)
@@ -253,7 +254,7 @@ describe("sat.level.tiled", function()
     assert.equal(#raw, #shapes)
     assert.equal(4, #warnings)
     -- and with STI's map offset (sti(map, plugins, ox, oy)): everything moved by it
-    local moved = sat.level.tiled(sat.world(), L.sti(L.load("spec/maps/infinite.lua"), 5, -7))
+    local moved = sat.level.tiled(sat.world(), L.sti(L.load("spec/maps/infinite.lua"), 5, -7), { maxSpan = math.huge })
     checkAll(moved, { rect(-59, -71, -43, -7), rect(-59, -7, 69, 9), rect(21, 73, 53, 105) }, "STI offset")
   end)
 
@@ -287,9 +288,24 @@ describe("sat.level.tiled", function()
         1020 + 20 * r2, -340 - 10 * r2 }, "egg in 8")
       -- another property name: "solid" is on nothing in this map but the sensors' idle object
       map.layers[5].objects[2].properties = { solid = true }
-      local only = sat.level.tiled(sat.world(), map, { property = "solid" })
+      local only = sat.level.tiled(sat.world(), map, { property = "solid", maxSpan = math.huge })
       assert.equal(1, #only)
       check(only[1], rect(20, 400, 30, 410), "property solid")
+    end)
+
+    it("by default, merged rectangles stay within two of the world's cells", function()
+      -- infinite.lua's floor, 8 tiles of 16 from x = -64, in cells of 64: a rectangle from
+      -- -64 (a cell's edge) must end before 0 (-16); from -16, before 64 (48); then to 64
+      local world = sat.world(64)
+      local shapes = sat.level.tiled(world, L.load("spec/maps/infinite.lua"))
+      assert.same({ 0 }, world:levels())
+      check(shapes[1], rect(-64, -64, -48, -16), "the wall's first piece")
+      local floor = {}
+      for _, s in ipairs(shapes) do
+        local x1, y1, x2, y2 = s:bbox()
+        if y1 == 0 and y2 == 16 then floor[#floor + 1] = ("%g-%g"):format(x1, x2) end
+      end
+      assert.equal("-64--16 -16-48 48-64", table.concat(floor, " "))
     end)
 
     it("one-way: true, a side, a direction; merged along the surface", function()
@@ -304,16 +320,17 @@ describe("sat.level.tiled", function()
         }
       end
       local block = { 1, 1, 1, 1, 1, 1 }
-      local s = sat.level.tiled(sat.world(), map("down", block))
+      local function load(m) return sat.level.tiled(sat.world(), m, { maxSpan = math.huge }) end
+      local s = load(map("down", block))
       assert.equal(2, #s) -- rows
       check(s[1], { kind = "polygon", pts = rect(0, 0, 30, 10).pts, fields = { oneway = sat.vec(0, 1) } }, "down")
-      s = sat.level.tiled(sat.world(), map("left", block))
+      s = load(map("left", block))
       assert.equal(3, #s) -- columns
       check(s[1], { kind = "polygon", pts = rect(0, 0, 10, 20).pts, fields = { oneway = sat.vec(-1, 0) } }, "left")
-      s = sat.level.tiled(sat.world(), map("3,4", block))
+      s = load(map("3,4", block))
       assert.equal(6, #s) -- a slanted direction: tile by tile
       check(s[1], { kind = "polygon", pts = rect(0, 0, 10, 10).pts, fields = { oneway = sat.vec(0.6, 0.8) } }, "3,4")
-      s = sat.level.tiled(sat.world(), map(false, block))
+      s = load(map(false, block))
       assert.equal(1, #s)
       check(s[1], { kind = "polygon", pts = rect(0, 0, 30, 20).pts, fields = { oneway = false } }, "false")
     end)

@@ -150,15 +150,19 @@ local function buildGrid(world, grid, tw, th, options)
   end
   local o = S.checkOptions(5, options, GRID_OPTIONS)
   local merge, static, x, y, fields, span = S.commonOptions(5, o)
+  tw, th = tw * 1.0, th * 1.0
   local W, H = gridWidth(grid), #grid
   local set, fn = solidTest(o.solid)
   local ok, shapes
+  local lx, ly
+  if merge ~= "concave" and merge ~= "chain" then
+    lx, ly = S.limits(world, span, W, tw, x), S.limits(world, span, H, th, y)
+  end
   if merge == "rects" or merge == "rows" then
-    local R = cells.runRectangles(W, H, rowRuns(grid, set, fn), merge, span, span)
-    ok, shapes = pcall(S.rectShapes, R, tw * 1.0, th * 1.0, x, y)
+    local R = cells.runRectangles(W, H, rowRuns(grid, set, fn), merge, lx, ly)
+    ok, shapes = pcall(S.rectShapes, R, tw, th, x, y)
   else
-    ok, shapes = pcall(S.shapesOf, gridCells(grid, W, set, fn), W, H, tw * 1.0, th * 1.0, x, y, merge,
-      span, span)
+    ok, shapes = pcall(S.shapesOf, gridCells(grid, W, set, fn), W, H, tw, th, x, y, merge, lx, ly)
   end
   if not ok then
     fail(2, "%s", S.reason(shapes)) -- (a constructor's: coordinates out of range)
@@ -183,8 +187,9 @@ end
 --           "concave" (outlines, cut where a region has a hole or touches itself: one
 --           sat.concave per piece, a plain polygon for a rectangle) or "chain" (every
 --           boundary loop, holes too, as a closed sat.chain: the surface only)
---   maxSpan the most tiles a merged rectangle spans along x and along y (default
---           math.huge: no limit), for levels cut and rebuilt in pieces
+--   maxSpan the most tiles a merged rectangle spans along x and along y; math.huge: no
+--           limit (the fewest shapes); by default, as many as keep each rectangle within
+--           two of the world's hash cells, on the hash's lowest level (see docs/level.md)
 --   static  false adds the shapes as moving ones (default true: "static")
 --   fields  a table of fields given to every shape (`{ tag = "wall", category = 2 }`)
 --   x, y    where the grid's top-left corner is (default 0, 0)

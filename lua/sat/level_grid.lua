@@ -52,7 +52,7 @@ local function each(cells, W, H)
   return R
 end
 
-local function columns(cells, W, H, _, mh)
+local function columns(cells, W, H, _, ly)
   local R = newRects()
   local start = {} -- column + 1 -> the first row of the run it is in
   for r = 0, H - 1 do
@@ -60,10 +60,10 @@ local function columns(cells, W, H, _, mh)
     for c = 0, W - 1 do
       local g = cells[base + c + 1]
       -- a run starts here when the cell above is not of its group, or that run is full
-      if g and (r == 0 or cells[base - W + c + 1] ~= g or r - start[c + 1] >= mh) then
+      if g and (r == 0 or cells[base - W + c + 1] ~= g or r >= ly[start[c + 1] + 1]) then
         start[c + 1] = r
-        local r1 = r + 1
-        while r1 < H and r1 - r < mh and cells[r1 * W + c + 1] == g do
+        local r1, last = r + 1, ly[r + 1]
+        while r1 < last and cells[r1 * W + c + 1] == g do
           r1 = r1 + 1
         end
         push(R, c, r, c + 1, r1, g)
@@ -73,38 +73,36 @@ local function columns(cells, W, H, _, mh)
   return R
 end
 
---- runRectangles(W, H, runs, merge, mw, mh) -> R: the rectangles of "rows" (each run) or "rects"
+--- runRectangles(W, H, runs, merge [, lx, ly]) -> R: the rectangles of "rows" (each run) or "rects"
 -- (a run continues the rectangle of the row above when that one spans the same columns and
 -- group; rectangles are numbered when they begin, so in reading order, and closed at the
 -- first row that does not continue them), from the runs of each row: runs(r, c0, c1, g)
 -- fills c0[i], c1[i], g[i] (columns [c0, c1), 0-based, left to right) with the runs of row
 -- r (0-based) and returns their count. sat.level.grid gives the runs straight from the
--- rows it is given; the other callers from cells (cellRuns). Runs longer than mw are cut
--- from their left end, and a rectangle stops growing down at mh rows.
-function M.runRectangles(W, H, runs, merge, mw, mh)
-  mw, mh = mw or math.huge, mh or math.huge
+-- rows it is given; the other callers from cells (cellRuns). Runs are cut where lx says,
+-- from their left end, and a rectangle stops growing down where ly says (see rectangles).
+function M.runRectangles(W, H, runs, merge, lx, ly)
+  lx, ly = lx or M.noLimit(W), ly or M.noLimit(H)
   local R = newRects()
   local C0, R0, C1, R1, G = R.c0, R.r0, R.c1, R.r1, R.g
   local n = 0
   local rc0, rc1, rg = {}, {}, {}
-  local sc0, sc1, sg = {}, {}, {} -- the runs cut to mw columns at most
-  if mw ~= math.huge then
-    local inner = runs
-    runs = function(r)
-      local m = inner(r, sc0, sc1, sg)
-      local k = 0
-      for i = 1, m do
-        local c, c1, g = sc0[i], sc1[i], sg[i]
-        while c < c1 do
-          local e = c + mw
-          if e > c1 then e = c1 end
-          k = k + 1
-          rc0[k], rc1[k], rg[k] = c, e, g
-          c = e
-        end
+  local sc0, sc1, sg = {}, {}, {}
+  local inner = runs
+  runs = function(r) -- the runs cut where lx says, from their left ends
+    local m = inner(r, sc0, sc1, sg)
+    local k = 0
+    for i = 1, m do
+      local c, c1, g = sc0[i], sc1[i], sg[i]
+      while c < c1 do
+        local e = lx[c + 1]
+        if e > c1 then e = c1 end
+        k = k + 1
+        rc0[k], rc1[k], rg[k] = c, e, g
+        c = e
       end
-      return k
     end
+    return k
   end
   if merge == "rows" then
     for r = 0, H - 1 do
@@ -129,7 +127,7 @@ function M.runRectangles(W, H, runs, merge, mw, mh)
     for i = 1, m do
       local c0, c1, g = rc0[i], rc1[i], rg[i]
       local k = openAt[c0 + 1]
-      if k and C1[k] == c1 and G[k] == g and r - R0[k] < mh then
+      if k and C1[k] == c1 and G[k] == g and r < ly[R0[k] + 1] then
         continued[k] = true
       else
         n = n + 1
@@ -187,15 +185,15 @@ local function cellRuns(cells, W)
   end
 end
 
-local function rows(cells, W, H, mw, mh)
-  return M.runRectangles(W, H, cellRuns(cells, W), "rows", mw, mh)
+local function rows(cells, W, H, lx, ly)
+  return M.runRectangles(W, H, cellRuns(cells, W), "rows", lx, ly)
 end
 
-local function rects(cells, W, H, mw, mh)
-  return M.runRectangles(W, H, cellRuns(cells, W), "rects", mw, mh)
+local function rects(cells, W, H, lx, ly)
+  return M.runRectangles(W, H, cellRuns(cells, W), "rects", lx, ly)
 end
 
-local function greedy(cells, W, H, mw, mh)
+local function greedy(cells, W, H, lx, ly)
   local R = newRects()
   local used = {}
   for r = 0, H - 1 do
@@ -204,12 +202,12 @@ local function greedy(cells, W, H, mw, mh)
       local i = base + c + 1
       local g = cells[i]
       if g and not used[i] then
-        local c1 = c + 1
-        while c1 < W and c1 - c < mw and cells[base + c1 + 1] == g and not used[base + c1 + 1] do
+        local c1, lastc = c + 1, lx[c + 1]
+        while c1 < lastc and cells[base + c1 + 1] == g and not used[base + c1 + 1] do
           c1 = c1 + 1
         end
-        local r1 = r + 1
-        while r1 < H and r1 - r < mh do
+        local r1, lastr = r + 1, ly[r + 1]
+        while r1 < lastr do
           local b = r1 * W
           local full = true
           for cc = c, c1 - 1 do
@@ -239,10 +237,18 @@ end
 
 M.RECT_MODES = { none = each, rows = rows, columns = columns, rects = rects, greedy = greedy }
 
---- rectangles(cells, W, H, mode [, mw, mh]) -> R: R.c0[k], R.r0[k], R.c1[k], R.r1[k],
--- R.g[k] for k = 1..R.n, in reading order; none wider than mw cells or taller than mh.
-function M.rectangles(cells, W, H, mode, mw, mh)
-  return M.RECT_MODES[mode](cells, W, H, mw or math.huge, mh or math.huge)
+--- noLimit(n) -> a limit array that limits nothing: n for every start.
+function M.noLimit(n)
+  local t = {}
+  for i = 1, n do t[i] = n end
+  return t
+end
+
+--- rectangles(cells, W, H, mode [, lx, ly]) -> R: R.c0[k], R.r0[k], R.c1[k], R.r1[k],
+-- R.g[k] for k = 1..R.n, in reading order. lx[c + 1] is the last column (exclusive) a
+-- rectangle starting at column c may reach, ly[r + 1] the last row (both default: none).
+function M.rectangles(cells, W, H, mode, lx, ly)
+  return M.RECT_MODES[mode](cells, W, H, lx or M.noLimit(W), ly or M.noLimit(H))
 end
 
 ------------------------------------------------------------------------------------------

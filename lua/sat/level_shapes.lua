@@ -163,6 +163,48 @@ function M.commonOptions(arg, o)
   return merge, static, x * 1.0, y * 1.0, fields, span
 end
 
+-- The margin a merged rectangle keeps from a hash cell's edge: more than the hash pads a
+-- shape's box by (the touch tolerance and rounding, about 1e-12 of its size).
+local FIT_MARGIN = 1e-7
+
+--- limits(world, span, n, size, origin) -> lim: for a grid of n tiles of `size` along an
+-- axis from `origin`, lim[c + 1] = the last tile (exclusive) a merged rectangle starting at
+-- tile c may reach. span (options.maxSpan): math.huge, none; an integer, that many tiles;
+-- nil, as far as keeps the rectangle on the lowest level of the world's hash: its box
+-- within two of the world's cells (sat.world files a shape at the lowest level where its
+-- box covers at most 2 x 2 cells, and every query visits every level in use, so a few
+-- long shapes on coarser levels cost every move and step). A world that does not tell its
+-- cell size: no limit. At least one tile, however big.
+function M.limits(world, span, n, size, origin)
+  local lim = {}
+  if span ~= nil then
+    for c = 0, n - 1 do
+      lim[c + 1] = math.min(n, c + span)
+    end
+    return lim
+  end
+  local ok, cell = pcall(function() return world:cellSize() end)
+  if not ok or type(cell) ~= "number" or cell ~= cell or cell <= 0 then
+    for c = 0, n - 1 do lim[c + 1] = n end
+    return lim
+  end
+  local floor = math.floor
+  local function fits(c0, c1)
+    local a, b = origin + c0 * size, origin + c1 * size
+    local d = FIT_MARGIN * cell + 1e-12 * (math.abs(a) + math.abs(b))
+    return floor((b + d) / cell) - floor((a - d) / cell) <= 1
+  end
+  local e = 1 -- (moves forward with c: a rectangle from c + 1 reaches no less far)
+  for c = 0, n - 1 do
+    if e < c + 1 then e = c + 1 end
+    while e < n and fits(c, e + 1) do
+      e = e + 1
+    end
+    lim[c + 1] = e
+  end
+  return lim
+end
+
 ------------------------------------------------------------------------------------------
 -- fields
 
@@ -214,8 +256,8 @@ local rect = M.rect
 --- shapesOf(grid, W, H, tw, th, x, y, merge, mw, mh) -> shapes, groups: the shapes of a
 -- grid of cells (level_grid's layout), cell (c, r) covering [x + c tw, x + (c + 1) tw] x
 -- [y + r th, y + (r + 1) th], in reading order, and the group of each (same index);
--- rectangles at most mw x mh cells.
-function M.shapesOf(grid, W, H, tw, th, x, y, merge, mw, mh)
+-- rectangles within the limits lx, ly (see limits).
+function M.shapesOf(grid, W, H, tw, th, x, y, merge, lx, ly)
   local shapes, groups = {}, {}
   if merge == "concave" or merge == "chain" then
     local loops = merge == "chain" and cells.outlines(grid, W, H) or cells.simple(grid, W, H)
@@ -239,7 +281,7 @@ function M.shapesOf(grid, W, H, tw, th, x, y, merge, mw, mh)
     end
     return shapes, groups
   end
-  return M.rectShapes(cells.rectangles(grid, W, H, merge, mw, mh), tw, th, x, y)
+  return M.rectShapes(cells.rectangles(grid, W, H, merge, lx, ly), tw, th, x, y)
 end
 
 --- rectShapes(R, tw, th, x, y) -> shapes, groups: the shapes of level_grid's rectangles.

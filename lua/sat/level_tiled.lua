@@ -930,8 +930,12 @@ local function tileLayer(ctx, layer, path, lx, ly, props)
     return a < b
   end)
   for _, mode in ipairs(order) do
-    local ok, shapes, groups = pcall(S.shapesOf, grids[mode], W, H, tw, th, ox + x0 * tw,
-      oy + y0 * th, mode, ctx.span, ctx.span)
+    local gx, gy = ox + x0 * tw, oy + y0 * th
+    local limx, limy
+    if mode ~= "concave" and mode ~= "chain" then
+      limx, limy = S.limits(ctx.world, ctx.span, W, tw, gx), S.limits(ctx.world, ctx.span, H, th, gy)
+    end
+    local ok, shapes, groups = pcall(S.shapesOf, grids[mode], W, H, tw, th, gx, gy, mode, limx, limy)
     if not ok then
       fail(2, "%s: %s", where, S.reason(shapes))
     end
@@ -1103,6 +1107,7 @@ function M.build(world, map, options)
     sti = type(map.tileInstances) == "table",
     tw = num(map, "tilewidth", nil, "map"), th = num(map, "tileheight", nil, "map"),
     ox = ox, oy = oy, merge = merge, property = property, sides = sides, span = span,
+    world = world,
     shapes = {}, gids = {}, warnedExternal = {},
     warn = function(text)
       if not seen[text] then
