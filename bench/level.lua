@@ -18,9 +18,10 @@
 --   map100m, map316m  map100 and map316 with their tiles merged by sat.level.grid (its default,
 --                   "rects"): the same actors, moves and steps.
 --   build316        building the map316 level (about 16,000 tiles) into a new world: adding a
---                   box per tile, against sat.level.grid in each merging mode (7 rounds of
---                   each in turn, the median of each; rows level_build.*), and the shapes
---                   each mode gives for the 100 x 100 map and a solid 100 x 100 map.
+--                   box per tile, against sat.level.grid in each merging mode (by default,
+--                   and rects and greedy without limit; 7 rounds of each in turn, the median
+--                   of each; rows level_build.*), and the shapes each gives for the 100 x 100
+--                   map and a solid 100 x 100 map.
 local lib = require("benchlib")
 local sat = require("sat")
 
@@ -194,7 +195,17 @@ if wanted("map316m") then
 end
 
 -- Building a level: a box added per tile, against sat.level.grid in each mode.
-local MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain" }
+-- each mode as sat.level.grid merges by default (rectangles within two hash cells), and
+-- rects and greedy without that limit (maxSpan = math.huge: the fewest shapes)
+local MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain", "rects_nolimit",
+  "greedy_nolimit" }
+local function gridOptions(mode)
+  local merge = mode:match("^(%a+)_nolimit$")
+  if merge then
+    return { merge = merge, maxSpan = math.huge }
+  end
+  return { merge = mode }
+end
 if wanted("build316") then
   local solid = makeMap(lib.rng(1402), 316, 0.15)
   local rows = gridOf(solid, 316)
@@ -203,7 +214,7 @@ if wanted("build316") then
   local builds = { { "tiles", function(world) return addTiles(world, solid, 316) end } }
   for _, mode in ipairs(MODES) do
     builds[#builds + 1] = { mode, function(world)
-      return #sat.level.grid(world, rows, TILE, TILE, { merge = mode })
+      return #sat.level.grid(world, rows, TILE, TILE, gridOptions(mode))
     end }
   end
   local times, counts = {}, {}
@@ -233,7 +244,7 @@ if wanted("build316") then
     lib.emit("level_build." .. m[1] .. ".tiles", count, "count")
     for _, mode in ipairs(MODES) do
       lib.emit("level_build." .. m[1] .. "." .. mode,
-        #sat.level.grid(sat.world(CELL), gridOf(s, 100), TILE, TILE, { merge = mode }), "count")
+        #sat.level.grid(sat.world(CELL), gridOf(s, 100), TILE, TILE, gridOptions(mode)), "count")
     end
   end
   collectgarbage("collect")

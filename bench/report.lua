@@ -339,12 +339,15 @@ for _, vm in ipairs(vms) do
 end
 
 -- ---- building levels (sat.level.grid) -------------------------------------------------------
-local LEVEL_MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain" }
+local LEVEL_MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain", "rects_nolimit",
+  "greedy_nolimit" }
 for _, vm in ipairs(vms) do
   local p = vm[1] .. ".level_build."
   local tiles_ms = get(p .. "map316.tiles_ms")
   header(string.format("Level building under %s: the 316 x 316 map (%s tiles of 16), new world each time",
     vm[2], fmt(get(p .. "map316.tiles"), "count")))
+  say("  (by default merged rectangles keep within two of the world's 32-unit cells; _nolimit:")
+  say("  maxSpan = math.huge)")
   figure("a box per tile, added one by one", p .. "map316.tiles_ms")
   for _, mode in ipairs(LEVEL_MODES) do
     figure(string.format("sat.level.grid, merge %s (%s shapes)", mode, fmt(get(p .. "map316." .. mode), "count")),
