@@ -87,75 +87,31 @@ function M.runRectangles(W, H, runs, merge, lx, ly)
   local C0, R0, C1, R1, G = R.c0, R.r0, R.c1, R.r1, R.g
   local n = 0
   local rc0, rc1, rg = {}, {}, {}
-  local sc0, sc1, sg = {}, {}, {}
-  local inner = runs
-  runs = function(r) -- the runs cut where lx says, from their left ends
-    local m = inner(r, sc0, sc1, sg)
-    local k = 0
-    for i = 1, m do
-      local c, c1, g = sc0[i], sc1[i], sg[i]
-      while c < c1 do
-        local e = lx[c + 1]
-        if e > c1 then e = c1 end
-        k = k + 1
-        rc0[k], rc1[k], rg[k] = c, e, g
-        c = e
-      end
-    end
-    return k
-  end
-  if merge == "rows" then
-    for r = 0, H - 1 do
-      local m = runs(r, rc0, rc1, rg)
-      for i = 1, m do
-        n = n + 1
-        C0[n], R0[n], C1[n], R1[n], G[n] = rc0[i], r, rc1[i], r + 1, rg[i]
-      end
-    end
-    R.n = n
-    return R
-  end
-  local open, nopen = {}, 0 -- the rectangles the row above ended with
-  local nextOpen = {}
-  local openAt = {}         -- column + 1 -> the rectangle of the row above starting there
-  local continued = {}      -- rectangle -> continued by this row
+  local rows = merge == "rows"
+  -- openAt[c + 1]: the last rectangle begun at column c; it is open (the row above ended
+  -- it) when its bottom R1 is this row. Each rectangle's R1 is its bottom so far.
+  local openAt = {}
   for c = 1, W do
     openAt[c] = false
   end
   for r = 0, H - 1 do
     local m = runs(r, rc0, rc1, rg)
     for i = 1, m do
-      local c0, c1, g = rc0[i], rc1[i], rg[i]
-      local k = openAt[c0 + 1]
-      if k and C1[k] == c1 and G[k] == g and r < ly[R0[k] + 1] then
-        continued[k] = true
-      else
-        n = n + 1
-        k = n
-        C0[k], R0[k], C1[k], R1[k], G[k] = c0, r, c1, 0, g
-        continued[k] = false
+      local c, c1, g = rc0[i], rc1[i], rg[i]
+      while c < c1 do -- the run cut where lx says, from its left end
+        local e = lx[c + 1]
+        if e > c1 then e = c1 end
+        local k = openAt[c + 1]
+        if not rows and k and R1[k] == r and C1[k] == e and G[k] == g and r < ly[R0[k] + 1] then
+          R1[k] = r + 1
+        else
+          n = n + 1
+          C0[n], R0[n], C1[n], R1[n], G[n] = c, r, e, r + 1, g
+          openAt[c + 1] = n
+        end
+        c = e
       end
-      nextOpen[i] = k
     end
-    -- the rectangles of the row above that this row did not continue end here
-    for i = 1, nopen do
-      local k = open[i]
-      if continued[k] then
-        continued[k] = false
-      else
-        R1[k] = r
-      end
-      openAt[C0[k] + 1] = false
-    end
-    for i = 1, m do
-      local k = nextOpen[i]
-      openAt[C0[k] + 1] = k
-    end
-    open, nextOpen = nextOpen, open
-    nopen = m
-  end
-  for i = 1, nopen do
-    R1[open[i]] = H
   end
   R.n = n
   return R
