@@ -36,6 +36,7 @@ build = {
         "src/core/sat_raycast.c",
         "src/core/sat_shape.c",
         "src/core/sat_sweep.c",
+        "src/core/sat_union.c",
         "src/lua/lsat_explain.c",
         "src/lua/lsat_ffi.c",
         "src/lua/lsat_hash.c",

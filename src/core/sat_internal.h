@@ -418,9 +418,16 @@ sat_status sat__compound_scale_ok(const sat_shape *s, double factor);
 double sat__compound_area(const sat_shape *s);
 int sat__compound_contains(const sat_shape *s, double x, double y);
 /* Pair tests with b a compound (a of any kind, the first in sat_collide's order), in
- * sat_collide.c; the swept test in sat_sweep.c. */
-int sat__compound_test(const sat_shape *a, const sat_shape *b);
-int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r);
+ * sat_union.c, which tests the part pairs (never compounds) with fns: sat_collide.c passes
+ * its sat_test and sat_collide (a call back, so that sat_union.c depends on no other file);
+ * the swept test in sat_sweep.c. */
+typedef struct sat__pair_fns {
+    int (*test)(const sat_shape *a, const sat_shape *b);
+    int (*collide)(const sat_shape *a, const sat_shape *b, sat_result *r);
+} sat__pair_fns;
+int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_fns *fns);
+int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
+                          const sat__pair_fns *fns);
 int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit);
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb);
