@@ -41,7 +41,7 @@ static int check_decomposition(const sat_shape *s, const sat_vec *outline, int n
         for (int j = i + 1; j < P; j++) {
             const sat_shape *q = sat_compound_part(s, j);
             sat_vec a[ORC_MAX_POINTS], b[ORC_MAX_POINTS];
-            int na = core_points(p, a), nb = core_points(q, b);
+            int na = shape_points(p, a), nb = shape_points(q, b);
             if (na > ORC_MAX_POINTS || nb > ORC_MAX_POINTS)
                 continue;
             double d = orc_depth_poly_poly(a, na, b, nb);

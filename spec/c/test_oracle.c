@@ -341,7 +341,7 @@ sat_shape *mk_concave(const double *xy, int n, sat_status *st)
     return s;
 }
 
-int core_points(const sat_shape *p, sat_vec *out)
+int shape_points(const sat_shape *p, sat_vec *out)
 {
     if (p->kind == SAT_POLYGON) {
         for (int i = 0; i < p->count; i++)

@@ -54,7 +54,7 @@ typedef struct obody {
 static void oracle_diff(const sat_shape *x, const sat_shape *y, sat_vec o, obody *d)
 {
     sat_vec a[ORC_MAX_POINTS], b[ORC_MAX_POINTS], all[ORC_MAX_POINTS * ORC_MAX_POINTS / 4];
-    int na = core_points(x, a), nb = core_points(y, b), k = 0;
+    int na = shape_points(x, a), nb = shape_points(y, b), k = 0;
     for (int i = 0; i < nb; i++)
         for (int j = 0; j < na; j++)
             all[k++] = orc_v((b[i].x - o.x) - (a[j].x - o.x), (b[i].y - o.y) - (a[j].y - o.y));
@@ -365,7 +365,7 @@ static void check_pair(const sat_shape *a, const sat_shape *b, long i, stats *st
         for (int y = 0; y < nparts_of(b); y++) {
             oracle_diff(part_of(a, x), part_of(b, y), o, &bodies[orc.n++]);
             sat_vec pa[ORC_MAX_POINTS], pb[ORC_MAX_POINTS];
-            int na = core_points(part_of(a, x), pa), nb = core_points(part_of(b, y), pb);
+            int na = shape_points(part_of(a, x), pa), nb = shape_points(part_of(b, y), pb);
             double d = orc_depth(pa, na, part_of(a, x)->radius, pb, nb, part_of(b, y)->radius);
             deepest = fmax(deepest, d);
         }
@@ -411,7 +411,7 @@ static void check_deep(const sat_shape *a, const sat_shape *b, long i, stats *st
         for (int x = 0; x < nparts_of(m); x++)
             for (int y = 0; y < nparts_of(b); y++) {
                 sat_vec pa[ORC_MAX_POINTS], pb[ORC_MAX_POINTS];
-                int na = core_points(part_of(m, x), pa), nb = core_points(part_of(b, y), pb);
+                int na = shape_points(part_of(m, x), pa), nb = shape_points(part_of(b, y), pb);
                 worst = fmax(worst, orc_depth(pa, na, part_of(m, x)->radius, pb, nb,
                                               part_of(b, y)->radius));
             }

@@ -10,6 +10,11 @@
 
 #include "sat_internal.h"
 
+/* The test build swaps the search for the exhaustive one it checks against. */
+#ifndef SAT_UNION_MTV
+#define SAT_UNION_MTV union_mtv
+#endif
+
 /* Distance from p to the segment a-b. */
 static double seg_point_dist(sat_vec p, sat_vec a, sat_vec b)
 {
@@ -33,6 +38,9 @@ typedef struct mdiff {
                     * outward unit normals of its edges (vertex k to k + 1) */
     double r;
     sat_vec lo, hi; /* its box, radius included */
+    double deep;    /* about the most it can cover a point by: r + twice its area over its
+                     * perimeter (the search asks the deepest first) */
+    int i, j;       /* its parts: a's, b's */
 } mdiff;
 
 typedef struct arena {
@@ -202,8 +210,9 @@ static int tidy(sat_vec *p, int n)
     return far > 0.0 ? 2 : 1;
 }
 
-/* Adds D for parts x (of a, at offset ca) and y (of b, at offset cb). */
-static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *y, sat_vec cb)
+/* Adds D for parts x (a's part i, at offset ca) and y (b's part j, at offset cb). */
+static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *y, sat_vec cb,
+                    int xi, int yj)
 {
     int nx = core_count(x), ny = core_count(y);
     if (!arena_room(ar, 2 * (nx + ny)))
@@ -216,6 +225,8 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     mdiff *d = &ar->d[ar->nd++];
     d->first = ar->nv;
     d->n = k;
+    d->i = xi;
+    d->j = yj;
     d->r = x->radius + y->radius;
     d->lo = d->hi = P[0];
     for (int i = 0; i < k; i++) {
@@ -226,6 +237,12 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     }
     d->lo = sat__v(d->lo.x - d->r, d->lo.y - d->r);
     d->hi = sat__v(d->hi.x + d->r, d->hi.y + d->r);
+    double a2 = 0.0, per = 0.0;
+    for (int i = 0; k >= 3 && i < k; i++) {
+        a2 += sat__cross(sat__sub(P[i], P[0]), sat__sub(P[(i + 1) % k], P[0]));
+        per += sat__len(sat__sub(P[(i + 1) % k], P[i]));
+    }
+    d->deep = d->r + (per > 0.0 ? a2 / per : 0.0);
     ar->nv += 2 * k;
     return 1;
 }
@@ -263,12 +280,6 @@ typedef struct piece {
     sat_vec lo, hi;      /* its box */
 } piece;
 
-/* Pieces 2k (edge k) and 2k + 1 (the arc at vertex k + 1, or its corner when r is 0). */
-static int piece_count(const mdiff *d)
-{
-    return d->n == 1 ? 1 : 2 * d->n;
-}
-
 static sat_vec nearest_on(sat_vec p0, sat_vec p1)
 {
     sat_vec e = sat__sub(p1, p0);
@@ -277,6 +288,8 @@ static sat_vec nearest_on(sat_vec p0, sat_vec p1)
     return sat__add(p0, sat__mul(e, t));
 }
 
+/* Pieces 2k (edge k) and 2k + 1 (the arc at vertex k + 1, or its corner when r is 0); a
+ * difference of one point has one piece (its circle, or the point). */
 static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
 {
     int n = d->n;
@@ -319,44 +332,6 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
 static int in_arc(const piece *pc, sat_vec dir)
 {
     return pc->full || (sat__cross(pc->n0, dir) >= 0.0 && sat__cross(dir, pc->n1) >= 0.0);
-}
-
-typedef struct search {
-    arena *ar;
-    double tol, best;
-    double floor; /* no candidate nearer is outside the deepest part pair's difference */
-    int last;     /* the difference that refused the last candidate: asked first */
-    sat_vec at;
-} search;
-
-/* Takes c when it is nearer than the best so far and inside no difference beyond the touch
- * tolerance. A c on the common boundary of two differences is taken: a moved there touches
- * both parts and overlaps neither (the definition of the MTV; with shapes of some area the
- * differences of neighbouring parts overlap, so an internal seam is never such a
- * boundary). */
-static int refuses(const search *sr, int k, sat_vec c)
-{
-    const mdiff *d = &sr->ar->d[k];
-    if (c.x < d->lo.x || c.x > d->hi.x || c.y < d->lo.y || c.y > d->hi.y)
-        return 0;
-    return depth(sr->ar->v + d->first, d->n, d->r, c) > sr->tol;
-}
-
-static void consider(search *sr, sat_vec c)
-{
-    double norm = sat__len(c);
-    if (!(norm < sr->best) || norm < sr->floor)
-        return;
-    if (refuses(sr, sr->last, c))
-        return;
-    for (int k = 0; k < sr->ar->nd; k++) {
-        if (k != sr->last && refuses(sr, k, c)) {
-            sr->last = k;
-            return;
-        }
-    }
-    sr->best = norm;
-    sr->at = c;
 }
 
 /* A candidate: a point of some piece, and its distance from the origin. */
@@ -456,25 +431,6 @@ static int cross_pieces(const piece *a, const piece *b, sat_vec x[2])
     return k;
 }
 
-/* Crossings of two differences' boundaries (pieces pa[0, na) and pb[0, nb)), skipping pieces
- * that come no nearer than the best so far (a crossing lies on both). */
-static void crossing_candidates(search *sr, const piece *pa, int na, const piece *pb, int nb)
-{
-    for (int i = 0; i < na; i++) {
-        if (!(pa[i].dist < sr->best))
-            continue;
-        for (int j = 0; j < nb; j++) {
-            sat_vec x[2];
-            if (!(pb[j].dist < sr->best) || pa[i].hi.x < pb[j].lo.x || pb[j].hi.x < pa[i].lo.x ||
-                pa[i].hi.y < pb[j].lo.y || pb[j].hi.y < pa[i].lo.y)
-                continue;
-            int k = cross_pieces(&pa[i], &pb[j], x);
-            for (int m = 0; m < k; m++)
-                consider(sr, x[m]);
-        }
-    }
-}
-
 /* The boxes of a shape's parts about their positions: a compound's kept in its table, and
  * a shape that is its own part has its box derived once, when the boxes are taken, not for
  * every part pair. */
@@ -529,149 +485,754 @@ static int boxes_cross(const mdiff *a, const mdiff *b)
     return !(a->hi.x < b->lo.x || b->hi.x < a->lo.x || a->hi.y < b->lo.y || b->hi.y < a->lo.y);
 }
 
-#define SAT__PIECES_STACK 192
+/* ---- the search: the nearest candidate inside no difference --------------------------- *
+ * Candidates (the local minima of |t| on the boundary of the union) lie on pieces; one on a
+ * piece that other differences cover is inside them, so it cannot be the answer. A piece is
+ * "exposed" when the differences near it (a grid over their boxes) leave some of it
+ * uncovered within the annulus floor <= |t| <= the best so far; only exposed pieces give
+ * candidates: their own points, and their crossings with other exposed pieces. Coverage is
+ * claimed only deeper than the touch tolerance plus a margin far above rounding, so that no
+ * candidate the exhaustive search would take is on a covered piece; every candidate is then
+ * checked as that search checks it, against the differences whose boxes hold it: the same
+ * candidates, the same arithmetic, the same answer. */
 
-static void sift_down(cand *h, int n, int i)
+/* The differences by cell of a uniform grid: a cell lists every difference whose box meets
+ * it, so that a point's cell lists every difference whose box holds it (the cell of a
+ * coordinate is monotone in it, and clamped to the grid at both ends). */
+typedef struct dgrid {
+    double x0, y0, w;
+    int nx, ny;
+    int *start; /* cell row * nx + col: its differences are item[start[cell], start[cell + 1]) */
+    int *item;
+} dgrid;
+
+static int grid_at(double x, double x0, double w, int n)
 {
-    for (;;) {
-        int m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && h[l].norm < h[m].norm)
-            m = l;
-        if (r < n && h[r].norm < h[m].norm)
-            m = r;
-        if (m == i)
+    double f = floor((x - x0) / w);
+    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int)f;
+}
+
+static int grid_cell(const dgrid *g, sat_vec c)
+{
+    return grid_at(c.y, g->y0, g->w, g->ny) * g->nx + grid_at(c.x, g->x0, g->w, g->nx);
+}
+
+typedef struct search {
+    arena *ar;
+    double tol, best;
+    double floor;  /* no candidate nearer is outside the deepest part pair's difference */
+    double cap;    /* no candidate farther is wanted */
+    double margin; /* a piece is covered only deeper than tol + margin */
+    int last;      /* the difference that refused the last candidate: asked first */
+    sat_vec at;
+    int rank[7];   /* the best's place in the exhaustive search's order (see consider) */
+    dgrid g;
+    int *order;         /* the differences by the distance of their boxes, nearest first */
+    int *stamp, serial; /* stamp[k] == serial: difference k asked already for this piece */
+    int *hint;          /* per difference: the last that covered one of its pieces, or -1 */
+    int cover;          /* the last difference that covered a piece, or -1 */
+    piece *ex;          /* the exposed pieces: ex[i] is piece exd[2i + 1] of difference exd[2i] */
+    int *exd, nex, cex;
+} search;
+
+/* Whether difference k holds c deeper than the touch tolerance. */
+static int refuses(const search *sr, int k, sat_vec c)
+{
+    const mdiff *d = &sr->ar->d[k];
+    if (c.x < d->lo.x || c.x > d->hi.x || c.y < d->lo.y || c.y > d->hi.y)
+        return 0;
+    return depth(sr->ar->v + d->first, d->n, d->r, c) > sr->tol;
+}
+
+/* Takes c when it is nearer than the best so far and inside no difference beyond the touch
+ * tolerance; of two as near, the one the exhaustive search takes: its rank is lower (a
+ * piece's own point {0, i, j, piece, point} (of difference D_ij); a crossing {1, i, j, i',
+ * j', piece of D_ij, 2 * piece of D_i'j' + point}, where D_ij comes first: i < i', or
+ * i = i' and j < j'; the rest 0). A c on the common boundary of two differences is taken:
+ * a moved there touches both parts and overlaps neither (the definition of the MTV; with
+ * shapes of some area the differences of neighbouring parts overlap, so an internal seam
+ * is never such a boundary). */
+static void consider(search *sr, sat_vec c, const int rank[7])
+{
+    double norm = sat__len(c);
+    if (!(norm <= sr->best) || norm > sr->cap || norm < sr->floor)
+        return;
+    if (norm == sr->best) {
+        int i = 0;
+        while (i < 6 && rank[i] == sr->rank[i])
+            i++;
+        if (!(rank[i] < sr->rank[i]))
             return;
-        cand t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
+    }
+    if (refuses(sr, sr->last, c))
+        return;
+    const dgrid *g = &sr->g;
+    int cell = grid_cell(g, c);
+    for (int i = g->start[cell]; i < g->start[cell + 1]; i++) {
+        int k = g->item[i];
+        if (k != sr->last && refuses(sr, k, c)) {
+            sr->last = k;
+            return;
+        }
+    }
+    sr->best = norm;
+    sr->at = c;
+    memcpy(sr->rank, rank, sizeof sr->rank);
+}
+
+/* ---- coverage -------------------------------------------------------------------------- */
+
+/* Narrows (*a, *b) to where the ray u0 + s du lies in the slab (lo, hi). */
+static void slab(double u0, double du, double lo, double hi, double *a, double *b)
+{
+    if (du == 0.0) {
+        if (!(u0 > lo && u0 < hi))
+            *a = HUGE_VAL, *b = -HUGE_VAL;
+        return;
+    }
+    double s1 = (lo - u0) / du, s2 = (hi - u0) / du;
+    if (du < 0.0) {
+        double t = s1;
+        s1 = s2;
+        s2 = t;
+    }
+    if (s1 > *a)
+        *a = s1;
+    if (s2 < *b)
+        *b = s2;
+}
+
+/* Where p0 + s e is within g of the point c: s in (*a, *b), empty when not *a < *b. */
+static void disc_chord(sat_vec p0, sat_vec e, sat_vec c, double g, double *a, double *b)
+{
+    sat_vec f = sat__sub(p0, c);
+    double A = sat__dot(e, e), B = sat__dot(f, e), C = sat__dot(f, f) - g * g;
+    double disc = B * B - A * C;
+    *a = HUGE_VAL;
+    *b = -HUGE_VAL;
+    if (A > 0.0 && disc > 0.0) {
+        double sq = sqrt(disc);
+        *a = (-B - sq) / A;
+        *b = (-B + sq) / A;
     }
 }
 
-/* The pieces of every difference, built once; their own candidates in order of distance, the
- * first inside no difference being the best of them; then the crossings of pieces nearer
- * than that. Returns 0 when out of memory. */
-static int search_pieces(search *sr)
+/* The parameters s at which p0 + s e lies deeper than lim inside the difference d (of core
+ * v): (*lo, *hi), empty when not *lo < *hi. With lim >= r, the core's edges' half-planes
+ * moved in by lim - r; else the union of the core, its edges' bands and its vertices' discs
+ * of radius r - lim (convex: one interval). */
+static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_vec e,
+                  double *lo, double *hi)
+{
+    int n = d->n;
+    const sat_vec *nm = v + n;
+    double g = d->r - lim, a = -HUGE_VAL, b = HUGE_VAL;
+    *lo = HUGE_VAL;
+    *hi = -HUGE_VAL;
+    if (n >= 3) { /* each edge's half-plane u0 + s du < in */
+        double in = g < 0.0 ? g : 0.0;
+        for (int i = 0; i < n && a < b; i++) {
+            double u0 = sat__dot(nm[i], sat__sub(p0, v[i])), du = sat__dot(nm[i], e);
+            if (du > 0.0) {
+                double s1 = (in - u0) / du;
+                b = s1 < b ? s1 : b;
+            } else if (du < 0.0) {
+                double s1 = (in - u0) / du;
+                a = s1 > a ? s1 : a;
+            } else if (!(u0 < in)) {
+                b = -HUGE_VAL;
+            }
+        }
+        if (a < b)
+            *lo = a, *hi = b;
+    }
+    if (!(g > 0.0))
+        return;
+    for (int i = 0; i < n; i++) {
+        disc_chord(p0, e, v[i], g, &a, &b);
+        if (a < b)
+            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+        if (n == 1 || (n == 2 && i == 1))
+            continue;
+        /* the band along edge i (its tangent t, length L) */
+        sat_vec t = sat__v(-nm[i].y, nm[i].x), q = sat__sub(p0, v[i]);
+        double L = sat__dot(t, sat__sub(v[(i + 1) % n], v[i]));
+        a = -HUGE_VAL;
+        b = HUGE_VAL;
+        slab(sat__dot(t, q), sat__dot(t, e), 0.0, L, &a, &b);
+        slab(sat__dot(nm[i], q), sat__dot(nm[i], e), -g, g, &a, &b);
+        if (a < b)
+            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+    }
+}
+
+/* What is left of a piece's parameters: at most SAT__GAPS intervals [gap[2i], gap[2i + 1]],
+ * in order. */
+#define SAT__GAPS 16
+
+/* Removes [lo, hi] from the n intervals; returns how many are left. When the cut would
+ * leave more than SAT__GAPS, it is not made (what is left is only ever too much). */
+static int cut(double *gap, int n, double lo, double hi)
+{
+    double out[2 * SAT__GAPS + 2];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        double a = gap[2 * i], b = gap[2 * i + 1];
+        if (hi < a || lo > b) {
+            out[m++] = a, out[m++] = b;
+            continue;
+        }
+        if (lo > a)
+            out[m++] = a, out[m++] = lo;
+        if (hi < b)
+            out[m++] = hi, out[m++] = b;
+        if (m > 2 * SAT__GAPS)
+            return n;
+    }
+    memcpy(gap, out, (size_t)m * sizeof *gap);
+    return m / 2;
+}
+
+/* The points whose hull holds an arc of radius > 0 (its ends and the corners of its tangent
+ * lines, a quarter turn at most between them): their count, 0 when the arc turns further
+ * than a half (never on a difference's boundary). */
+static int arc_hull(const piece *pc, sat_vec *out)
+{
+    sat_vec c = pc->c, n0 = pc->n0, n1 = pc->n1;
+    double r = pc->r;
+    if (pc->full) {
+        out[0] = sat__v(c.x - r, c.y - r);
+        out[1] = sat__v(c.x + r, c.y - r);
+        out[2] = sat__v(c.x + r, c.y + r);
+        out[3] = sat__v(c.x - r, c.y + r);
+        return 4;
+    }
+    double cs = sat__dot(n0, n1), sn = sat__cross(n0, n1);
+    int k = 0;
+    if (!(sn >= 0.0 && cs >= 0.0)) { /* more than a quarter: split in two */
+        if (sn < 0.0 || (sn == 0.0 && cs > 0.0))
+            return 0;
+        sat_vec m = sn > 0.0 ? sat__normalize(sat__add(n0, n1), NULL) : sat__perp(n0);
+        out[k++] = sat__add(c, sat__mul(n0, r));
+        out[k++] = sat__add(c, sat__mul(sat__add(n0, m), r / (1.0 + sat__dot(n0, m))));
+        n0 = m;
+    }
+    out[k++] = sat__add(c, sat__mul(n0, r));
+    out[k++] = sat__add(c, sat__mul(sat__add(n0, n1), r / (1.0 + sat__dot(n0, n1))));
+    out[k++] = sat__add(c, sat__mul(n1, r));
+    return k;
+}
+
+/* What a piece must have covered: a segment p0 + s e's parameters left in gap[0, 2n), or an
+ * arc's hull points h[0, np), all inside one difference; lo, hi: its box. */
+typedef struct cover {
+    int arc, n, np;
+    sat_vec p0, e, lo, hi;
+    double gap[2 * SAT__GAPS];
+    sat_vec h[8];
+} cover;
+
+/* Whether difference m (asked once per piece, never k itself) covers what is left of a
+ * piece of difference k (cutting what it covers away). */
+static int ask(search *sr, int k, int m, cover *cv)
+{
+    if (m < 0 || m == k || sr->stamp[m] == sr->serial)
+        return 0;
+    sr->stamp[m] = sr->serial;
+    const mdiff *d = &sr->ar->d[m];
+    const sat_vec *v = sr->ar->v + d->first;
+    double lim = sr->tol + sr->margin, a, b;
+    if (cv->hi.x < d->lo.x || d->hi.x < cv->lo.x || cv->hi.y < d->lo.y || d->hi.y < cv->lo.y)
+        return 0;
+    if (cv->arc) {
+        for (int q = 0; q < cv->np; q++)
+            if (!(depth(v, d->n, d->r, cv->h[q]) > lim))
+                return 0;
+    } else {
+        chord(v, d, lim, cv->p0, cv->e, &a, &b);
+        if (a < b)
+            cv->n = cut(cv->gap, cv->n, a, b);
+        if (cv->n > 0)
+            return 0;
+    }
+    sr->hint[k] = sr->cover = m;
+    return 1;
+}
+
+/* Whether the differences near a piece of difference k cover it: the hints first, then,
+ * for an arc, those the grid lists in the cells under its box; for a segment, at the
+ * nearest end of what is left uncovered (the front), those of its cell whose boxes hold it
+ * (every difference that can hold that point), until none of them moves the front on:
+ * then that point is exposed. */
+static int covered(search *sr, int k, cover *cv)
+{
+    const dgrid *g = &sr->g;
+    sr->serial++;
+    if (ask(sr, k, sr->hint[k], cv) || ask(sr, k, sr->cover, cv))
+        return 1;
+    if (cv->arc) {
+        int c0 = grid_at(cv->lo.x, g->x0, g->w, g->nx), c1 = grid_at(cv->hi.x, g->x0, g->w, g->nx);
+        int r0 = grid_at(cv->lo.y, g->y0, g->w, g->ny), r1 = grid_at(cv->hi.y, g->y0, g->w, g->ny);
+        for (int r = r0; r <= r1; r++)
+            for (int c = c0; c <= c1; c++)
+                for (int j = g->start[r * g->nx + c]; j < g->start[r * g->nx + c + 1]; j++)
+                    if (ask(sr, k, g->item[j], cv))
+                        return 1;
+        return 0;
+    }
+    double lim = sr->tol + sr->margin;
+    for (;;) {
+        double front = cv->gap[0];
+        sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
+        int cell = grid_cell(g, f);
+        for (int j = g->start[cell]; j < g->start[cell + 1] && cv->gap[0] == front; j++) {
+            const mdiff *d = &sr->ar->d[g->item[j]];
+            if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
+                sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
+                !(depth(sr->ar->v + d->first, d->n, d->r, f) > lim))
+                continue; /* (it does not hold the front) */
+            if (ask(sr, k, g->item[j], cv))
+                return 1;
+        }
+        if (cv->gap[0] == front)
+            return 0;
+    }
+}
+
+/* Whether some of a segment piece of difference k is left uncovered within the annulus
+ * floor <= |t| <= the best so far (both widened by the margin). */
+static int segment_exposed(search *sr, int k, const piece *pc)
+{
+    cover cv;
+    sat_vec p0 = pc->p0, e = sat__sub(pc->p1, pc->p0);
+    double A = sat__dot(e, e), B = sat__dot(p0, e), P = sat__dot(p0, p0);
+    double R = fmin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
+    double disc = B * B - A * (P - R * R);
+    if (!(A > 0.0) || !(disc >= 0.0))
+        return 0;
+    double sq = sqrt(disc);
+    cv.arc = 0;
+    cv.p0 = p0;
+    cv.e = e;
+    cv.gap[0] = fmax(0.0, (-B - sq) / A);
+    cv.gap[1] = fmin(1.0, (-B + sq) / A);
+    cv.n = cv.gap[0] <= cv.gap[1];
+    disc = B * B - A * (P - F * F);
+    if (cv.n && F > 0.0 && disc > 0.0) {
+        sq = sqrt(disc);
+        cv.n = cut(cv.gap, cv.n, (-B - sq) / A, (-B + sq) / A);
+    }
+    if (cv.n == 0)
+        return 0;
+    sat_vec q0 = sat__add(p0, sat__mul(e, cv.gap[0]));
+    sat_vec q1 = sat__add(p0, sat__mul(e, cv.gap[2 * cv.n - 1]));
+    cv.lo = sat__v(fmin(q0.x, q1.x), fmin(q0.y, q1.y));
+    cv.hi = sat__v(fmax(q0.x, q1.x), fmax(q0.y, q1.y));
+    return !covered(sr, k, &cv);
+}
+
+/* Whether an arc piece of difference k is inside no single other difference. */
+static int arc_exposed(search *sr, int k, const piece *pc)
+{
+    cover cv;
+    cv.arc = 1;
+    cv.np = arc_hull(pc, cv.h);
+    if (cv.np == 0)
+        return 1;
+    cv.lo = cv.hi = cv.h[0];
+    for (int i = 1; i < cv.np; i++) {
+        cv.lo = sat__v(fmin(cv.lo.x, cv.h[i].x), fmin(cv.lo.y, cv.h[i].y));
+        cv.hi = sat__v(fmax(cv.hi.x, cv.h[i].x), fmax(cv.hi.y, cv.h[i].y));
+    }
+    return !covered(sr, k, &cv);
+}
+
+/* ---- the pruned search ------------------------------------------------------------------- */
+
+#define SAT__INTS_STACK 1024
+#define SAT__EXPOSED_STACK 32
+
+/* The scratch of a search, on the stack while it is small. */
+typedef struct scratch {
+    int *ints;
+    int ibuf[SAT__INTS_STACK];
+    piece pbuf[SAT__EXPOSED_STACK];
+    int dbuf[2 * SAT__EXPOSED_STACK];
+} scratch;
+
+static void search_end(search *sr, scratch *sc)
+{
+    if (sc->ints != sc->ibuf)
+        free(sc->ints);
+    if (sr->ex != sc->pbuf) {
+        free(sr->ex);
+        free(sr->exd);
+    }
+}
+
+/* The distance from the origin to a difference's box. */
+static double box_dist(const mdiff *d)
+{
+    double dx = fmax(0.0, fmax(d->lo.x, -d->hi.x)), dy = fmax(0.0, fmax(d->lo.y, -d->hi.y));
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* Puts the differences in order into out by a class each, class[k] in [0, classes),
+ * each class in index order (a counting sort). */
+static void by_class(int nd, const int *cls, int classes, int *out)
+{
+    int count[65] = {0};
+    for (int k = 0; k < nd; k++)
+        count[cls[k] + 1]++;
+    for (int c = 0; c < classes; c++)
+        count[c + 1] += count[c];
+    for (int k = 0; k < nd; k++)
+        out[count[cls[k]]++] = k;
+}
+
+/* The grid over the differences' boxes within cap (cells about half a box's mean side,
+ * coarser until there are at most 4 cells and 16 entries a difference), each cell's
+ * differences deepest first (in 8 classes: half as deep as the deepest or more, a quarter,
+ * ...), the order of the search (by their boxes' distance, in 32 classes up to cap), the
+ * stamps and hints. 0: out of memory. */
+static int search_begin(search *sr, scratch *sc, double cap)
 {
     const arena *ar = sr->ar;
-    piece pstack[SAT__PIECES_STACK], *pcs = pstack;
-    cand cstack[3 * SAT__PIECES_STACK], *cs = cstack;
-    int total = 0, nc = 0;
-    for (int k = 0; k < ar->nd; k++)
-        total += piece_count(&ar->d[k]);
-    if (total > SAT__PIECES_STACK) {
-        pcs = malloc((size_t)total * sizeof *pcs);
-        cs = malloc((size_t)(3 * total) * sizeof *cs);
-        if (pcs == NULL || cs == NULL) {
-            free(pcs);
-            free(cs);
+    int nd = ar->nd;
+    dgrid *g = &sr->g;
+    double R = cap + sr->margin, side = 0.0, top = 0.0;
+    sat_vec lo = ar->d[0].lo, hi = ar->d[0].hi;
+    sc->ints = sc->ibuf;
+    sr->ex = sc->pbuf;
+    sr->exd = sc->dbuf;
+    sr->nex = 0;
+    sr->cex = SAT__EXPOSED_STACK;
+    for (int k = 0; k < nd; k++) {
+        const mdiff *d = &ar->d[k];
+        lo = sat__v(fmin(lo.x, d->lo.x), fmin(lo.y, d->lo.y));
+        hi = sat__v(fmax(hi.x, d->hi.x), fmax(hi.y, d->hi.y));
+        side += (d->hi.x - d->lo.x) + (d->hi.y - d->lo.y);
+        top = fmax(top, d->deep);
+    }
+    lo = sat__v(fmin(fmax(lo.x, -R), R), fmin(fmax(lo.y, -R), R));
+    hi = sat__v(fmax(fmin(hi.x, R), lo.x), fmax(fmin(hi.y, R), lo.y));
+    double ext = fmax(hi.x - lo.x, hi.y - lo.y), w = fmax(side / (4.0 * nd), ext / 256.0);
+    long entries;
+    g->x0 = lo.x;
+    g->y0 = lo.y;
+    g->w = w > 0.0 ? w : 1.0;
+    for (;;) {
+        g->nx = grid_at(hi.x, g->x0, g->w, 257) + 1;
+        g->ny = grid_at(hi.y, g->y0, g->w, 257) + 1;
+        entries = 0;
+        for (int k = 0; k < nd; k++) {
+            const mdiff *d = &ar->d[k];
+            entries += (long)(grid_at(d->hi.x, g->x0, g->w, g->nx) -
+                              grid_at(d->lo.x, g->x0, g->w, g->nx) + 1) *
+                       (grid_at(d->hi.y, g->y0, g->w, g->ny) - grid_at(d->lo.y, g->y0, g->w, g->ny) + 1);
+        }
+        if ((entries <= 16L * nd && (long)g->nx * g->ny <= 4L * nd) || g->nx * g->ny == 1)
+            break;
+        g->w *= 2.0;
+    }
+    long cells = (long)g->nx * g->ny, need = 3L * nd + cells + 1 + entries;
+    if (need > SAT__INTS_STACK && (sc->ints = malloc((size_t)need * sizeof(int))) == NULL) {
+        sc->ints = sc->ibuf;
+        return 0;
+    }
+    sr->order = sc->ints;
+    sr->stamp = sr->order + nd;
+    sr->hint = sr->stamp + nd;
+    g->start = sr->hint + nd;
+    g->item = g->start + cells + 1;
+    /* the differences deepest first, into the grid (the classes in the hints, the order in
+     * the stamps, until they are set) */
+    for (int k = 0; k < nd; k++) {
+        double lim = 0.5 * top;
+        int c = 0;
+        while (c < 7 && !(ar->d[k].deep >= lim))
+            c++, lim *= 0.5;
+        sr->hint[k] = c;
+    }
+    by_class(nd, sr->hint, 8, sr->stamp);
+    memset(g->start, 0, (size_t)(cells + 1) * sizeof(int));
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < nd; i++) {
+            const mdiff *d = &ar->d[sr->stamp[i]];
+            int c0 = grid_at(d->lo.x, g->x0, g->w, g->nx), c1 = grid_at(d->hi.x, g->x0, g->w, g->nx);
+            int r0 = grid_at(d->lo.y, g->y0, g->w, g->ny), r1 = grid_at(d->hi.y, g->y0, g->w, g->ny);
+            for (int r = r0; r <= r1; r++)
+                for (int c = c0; c <= c1; c++) {
+                    if (pass == 0)
+                        g->start[r * g->nx + c + 1]++;
+                    else
+                        g->item[g->start[r * g->nx + c]++] = sr->stamp[i];
+                }
+        }
+        if (pass == 0)
+            for (long c = 0; c < cells; c++)
+                g->start[c + 1] += g->start[c];
+        else
+            for (long c = cells; c > 0; c--) /* each start moved to its end: back one cell */
+                g->start[c] = g->start[c - 1];
+    }
+    g->start[0] = 0;
+    /* the search's order: by the distance of the boxes */
+    for (int k = 0; k < nd; k++) {
+        double f = floor(32.0 * box_dist(&ar->d[k]) / (cap > 0.0 ? cap : 1.0));
+        sr->hint[k] = f < 31.0 ? (int)f : 31;
+    }
+    by_class(nd, sr->hint, 32, sr->order);
+    for (int k = 0; k < nd; k++)
+        sr->stamp[k] = 0, sr->hint[k] = -1;
+    sr->serial = 0;
+    sr->cover = -1;
+    return 1;
+}
+
+/* Keeps an exposed piece (idx of difference k) and considers its own points. 0: out of
+ * memory. */
+static int expose(search *sr, int k, int idx, const piece *pc)
+{
+    const mdiff *d = &sr->ar->d[k];
+    cand own[3];
+    int n = 0;
+    if (sr->nex == sr->cex) {
+        int cap = 2 * sr->cex;
+        piece *ex = malloc((size_t)cap * sizeof *ex);
+        int *exd = malloc((size_t)cap * 2 * sizeof *exd);
+        if (ex == NULL || exd == NULL) {
+            free(ex);
+            free(exd);
             return 0;
         }
-    }
-    for (int k = 0, at = 0; k < ar->nd; k++) {
-        const mdiff *d = &ar->d[k];
-        for (int idx = 0; idx < piece_count(d); idx++, at++) {
-            get_piece(ar->v + d->first, d, idx, &pcs[at]);
-            if (pcs[at].far >= sr->floor)
-                piece_points(&pcs[at], cs, &nc);
+        memcpy(ex, sr->ex, (size_t)sr->nex * sizeof *ex);
+        memcpy(exd, sr->exd, (size_t)sr->nex * 2 * sizeof *exd);
+        if (sr->cex != SAT__EXPOSED_STACK) {
+            free(sr->ex);
+            free(sr->exd);
         }
+        sr->ex = ex;
+        sr->exd = exd;
+        sr->cex = cap;
     }
-    /* the nearest first, from a binary heap (most of the nearest are inside another
-     * difference; the rest is then pruned by distance) */
-    for (int i = nc / 2 - 1; i >= 0; i--)
-        sift_down(cs, nc, i);
-    for (int n = nc; n > 0 && cs[0].norm < sr->best;) {
-        consider(sr, cs[0].c);
-        cs[0] = cs[--n];
-        sift_down(cs, n, 0);
-    }
-    /* the pieces that may still cross nearer than that (corners cross nothing), kept in
-     * place, each difference's after the previous one's; then the pairs of differences */
-    int *first = (int *)(void *)cs, kept = 0; /* cs is free now: room for nd + 1 ints */
-    for (int k = 0, at = 0; k < ar->nd; k++) {
-        first[k] = kept;
-        for (int idx = 0; idx < piece_count(&ar->d[k]); idx++, at++)
-            if (pcs[at].dist < sr->best && pcs[at].far >= sr->floor &&
-                !(pcs[at].arc && !(pcs[at].r > 0.0)))
-                pcs[kept++] = pcs[at];
-    }
-    first[ar->nd] = kept;
-    for (int k = 0; k < ar->nd; k++)
-        for (int m = k + 1; m < ar->nd; m++)
-            if (first[k] < first[k + 1] && first[m] < first[m + 1] &&
-                boxes_cross(&ar->d[k], &ar->d[m]))
-                crossing_candidates(sr, pcs + first[k], first[k + 1] - first[k],
-                                    pcs + first[m], first[m + 1] - first[m]);
-    if (pcs != pstack) {
-        free(pcs);
-        free(cs);
+    sr->ex[sr->nex] = *pc;
+    sr->exd[2 * sr->nex] = k;
+    sr->exd[2 * sr->nex++ + 1] = idx;
+    piece_points(pc, own, &n);
+    for (int i = 0; i < n; i++) {
+        int rank[7] = {0, d->i, d->j, idx, i, 0, 0};
+        consider(sr, own[i].c, rank);
     }
     return 1;
 }
 
-/* The shortest t out of the union, over the part pairs whose differences come within
- * reach: those whose boxes are nearer than `reach` (first a guess: twice the deepest part
- * pair's overlap), more added until none is left nearer than the best. No t shorter than
- * the deepest part pair's overlap leaves that pair's difference: those candidates are not
- * checked. Returns 0 when the arena ran out of memory. */
+/* Piece idx (odd: an arc, or a corner) of difference k; adjacent: an edge next to it is
+ * exposed (a corner is the end of both: covered when they are). 0: out of memory. */
+static int vertex_piece(search *sr, int k, int idx, int adjacent)
+{
+    const mdiff *d = &sr->ar->d[k];
+    piece pc;
+    get_piece(sr->ar->v + d->first, d, idx, &pc);
+    if (pc.far < sr->floor)
+        return 1;
+    if (!(pc.r > 0.0)) {
+        int rank[7] = {0, d->i, d->j, idx, 0, 0, 0};
+        if (adjacent)
+            consider(sr, pc.c, rank);
+        return 1;
+    }
+    if (pc.dist < fmin(sr->best, sr->cap) && arc_exposed(sr, k, &pc))
+        return expose(sr, k, idx, &pc);
+    return 1;
+}
+
+/* Every difference's exposed pieces (those nearer than the best so far), the differences
+ * nearest first. 0: out of memory. */
+static int expose_all(search *sr)
+{
+    const arena *ar = sr->ar;
+    for (int o = 0; o < ar->nd; o++) {
+        int k = sr->order[o];
+        const mdiff *d = &ar->d[k];
+        if (box_dist(d) > fmin(sr->best, sr->cap) + sr->margin)
+            continue; /* its box is beyond: every piece is */
+        if (d->n == 1) {
+            if (!vertex_piece(sr, k, 0, 1)) /* the whole circle, or a point */
+                return 0;
+            continue;
+        }
+        int first = 0, prev = 0;
+        for (int i = 0; i < d->n; i++) {
+            piece pc;
+            get_piece(ar->v + d->first, d, 2 * i, &pc);
+            int x = pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor &&
+                    segment_exposed(sr, k, &pc);
+            if (x && !expose(sr, k, 2 * i, &pc))
+                return 0;
+            if (i == 0)
+                first = x;
+            else if (!vertex_piece(sr, k, 2 * i - 1, prev || x))
+                return 0;
+            prev = x;
+        }
+        if (!vertex_piece(sr, k, 2 * d->n - 1, prev || first))
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct by_x {
+    double x;
+    int i;
+} by_x;
+
+static int by_x_less(const void *p, const void *q)
+{
+    const by_x *a = (const by_x *)p, *b = (const by_x *)q;
+    return a->x < b->x ? -1 : a->x > b->x ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The crossings of exposed pieces of different differences, the pieces in order of their
+ * boxes' left sides (the pairs whose boxes meet: a sweep), each pair as the exhaustive
+ * search takes it (D_ij before D_i'j': see consider). 0: out of memory. */
+static int cross_exposed(search *sr)
+{
+    by_x sbuf[SAT__EXPOSED_STACK], *o = sbuf;
+    int n = sr->nex;
+    if (n > SAT__EXPOSED_STACK && (o = malloc((size_t)n * sizeof *o)) == NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        o[i].x = sr->ex[i].lo.x, o[i].i = i;
+    qsort(o, (size_t)n, sizeof *o, by_x_less);
+    for (int u = 0; u < n; u++) {
+        for (int w = u + 1; w < n && !(sr->ex[o[u].i].hi.x < o[w].x); w++) {
+            const piece *p = &sr->ex[o[u].i], *q = &sr->ex[o[w].i];
+            const int *dp = &sr->exd[2 * o[u].i], *dq = &sr->exd[2 * o[w].i];
+            const mdiff *a = &sr->ar->d[dp[0]], *b = &sr->ar->d[dq[0]];
+            sat_vec x[2];
+            if (dq[0] == dp[0] || p->hi.y < q->lo.y || q->hi.y < p->lo.y ||
+                !(p->dist < sr->best) || !(q->dist < sr->best) || !boxes_cross(a, b))
+                continue;
+            if (b->i < a->i || (b->i == a->i && b->j < a->j)) {
+                const piece *tp = p;
+                const int *td = dp;
+                const mdiff *ta = a;
+                p = q, dp = dq, a = b;
+                q = tp, dq = td, b = ta;
+            }
+            int m = cross_pieces(p, q, x);
+            for (int j = 0; j < m; j++) {
+                int rank[7] = {1, a->i, a->j, b->i, b->j, dp[1], 2 * dq[1] + j};
+                consider(sr, x[j], rank);
+            }
+        }
+    }
+    if (o != sbuf)
+        free(o);
+    return 1;
+}
+
+/* The shortest move along an axis that takes a's box (of its parts) off b's: an upper bound
+ * of the answer (a moved so is apart from b, or touches it). */
+static double box_exit(const sat_shape *A, const part_boxes *AB, const sat_shape *B,
+                       const part_boxes *BB)
+{
+    sat_vec lo[2], hi[2];
+    for (int s = 0; s < 2; s++) {
+        const sat_shape *S = s == 0 ? A : B;
+        const part_boxes *pb = s == 0 ? AB : BB;
+        lo[s] = sat__v(HUGE_VAL, HUGE_VAL);
+        hi[s] = sat__v(-HUGE_VAL, -HUGE_VAL);
+        for (int i = 0; i < sat__nparts(S); i++) {
+            sat_vec c = sat__offset(A, sat__part_of(S, i));
+            part_box b = box_of(pb, i);
+            lo[s] = sat__v(fmin(lo[s].x, c.x + b.lo.x), fmin(lo[s].y, c.y + b.lo.y));
+            hi[s] = sat__v(fmax(hi[s].x, c.x + b.hi.x), fmax(hi[s].y, c.y + b.hi.y));
+        }
+    }
+    return fmin(fmin(hi[1].x - lo[0].x, hi[0].x - lo[1].x),
+                fmin(hi[1].y - lo[0].y, hi[0].y - lo[1].y));
+}
+
+/* Whether c is inside no difference (all asked). */
+static int outside_all(const search *sr, sat_vec c)
+{
+    for (int k = 0; k < sr->ar->nd; k++)
+        if (refuses(sr, k, c))
+            return 0;
+    return 1;
+}
+
+/* The shortest t out of the union. The part pairs whose differences' boxes come within
+ * `reach` take part: first those within twice the deepest pair's overlap, then those
+ * within four times as far, and so on, until the search finds the answer nearer than any
+ * pair left out; never farther than the boxes' exit (an upper bound of the answer). No t
+ * shorter than the deepest part pair's overlap leaves that pair's difference: those
+ * candidates are not checked. Returns 0 when out of memory. */
 static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec deepest_mtv,
                      double deepest, sat_vec *t)
 {
-    int na = sat__nparts(A), nb = sat__nparts(B);
+    int na = sat__nparts(A), nb = sat__nparts(B), ok = 1;
     part_boxes AB = boxes_of(A), BB = boxes_of(B);
-    double reach = 2.0 * deepest + tol;
+    double size = A->bound + B->bound;
+    double ub = box_exit(A, &AB, B, &BB) * (1.0 + 1e-9) + 1e-9 * size + tol;
+    double reach = fmin(2.0 * deepest + tol, ub), built = -HUGE_VAL;
     arena ar;
     search sr;
+    scratch sc;
     arena_init(&ar);
-    for (;;) {
-        ar.nv = ar.nd = 0;
+    memset(&sr, 0, sizeof sr);
+    sr.ar = &ar;
+    sr.tol = tol;
+    sr.margin = 1e-7 * size;
+    sr.floor = deepest - 1e-9 * size - tol;
+    for (int round = 0; ok; round++) {
+        /* the differences newly in reach */
         double beyond = HUGE_VAL;
-        for (int i = 0; i < na; i++) {
+        for (int i = 0; i < na && ok; i++) {
             const sat_shape *x = sat__part_of(A, i);
             sat_vec ca = sat__offset(A, x);
             part_box xb = box_of(&AB, i);
-            for (int j = 0; j < nb; j++) {
+            for (int j = 0; j < nb && ok; j++) {
                 const sat_shape *y = sat__part_of(B, j);
                 sat_vec cb = sat__offset(A, y);
                 part_box yb = box_of(&BB, j);
                 double lb = box_reach(&xb, ca, &yb, cb);
-                if (lb > reach) {
+                if (lb > reach)
                     beyond = fmin(beyond, lb);
-                    continue;
-                }
-                if (!add_diff(&ar, x, ca, y, cb)) {
-                    arena_free(&ar);
-                    return 0;
-                }
+                else if (lb > built)
+                    ok = add_diff(&ar, x, ca, y, cb, i, j);
             }
         }
-        sr.ar = &ar;
-        sr.tol = tol;
+        built = reach;
+        if (!ok)
+            break;
+        if (round == 0 && outside_all(&sr, deepest_mtv)) {
+            /* the deepest pair's own MTV, when it leaves every other difference, is the
+             * least there can be */
+            *t = deepest_mtv;
+            break;
+        }
         sr.best = HUGE_VAL;
-        sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
+        sr.cap = fmin(beyond, ub);
         sr.last = 0;
-        sr.at = sat__v(0.0, 0.0);
-        /* the deepest pair's own MTV, when it leaves every other difference, is the least
-         * there can be */
-        sr.floor = -HUGE_VAL;
-        consider(&sr, deepest_mtv);
-        sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
-        if (sr.best < HUGE_VAL) {
+        ok = search_begin(&sr, &sc, sr.cap);
+        if (ok) {
+            ok = expose_all(&sr) && cross_exposed(&sr);
+            search_end(&sr, &sc);
+        }
+        if (ok && (sr.best < HUGE_VAL || !(beyond < HUGE_VAL))) {
             *t = sr.at;
-            arena_free(&ar);
-            return 1;
+            ok = sr.best < HUGE_VAL;
+            break;
         }
-        if (!search_pieces(&sr)) {
-            arena_free(&ar);
-            return 0;
-        }
-        if (sr.best <= beyond || !(beyond < HUGE_VAL)) {
-            *t = sr.at;
-            arena_free(&ar);
-            return sr.best < HUGE_VAL;
-        }
-        reach = sr.best < HUGE_VAL ? sr.best : 2.0 * fmax(beyond, reach);
+        if (!(reach < ub))
+            ub = HUGE_VAL; /* (rounding: no answer within the bound) */
+        reach = fmin(4.0 * fmax(beyond, reach), ub);
     }
+    arena_free(&ar);
+    return ok;
 }
 
 /* The boxes of x and y (parts; their boxes xb and yb) come within tol. */
@@ -820,7 +1381,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
             *r = deepest;
         } else {
             sat_vec t;
-            if (!union_mtv(a, b, tol, deepest.mtv, deepest.overlap, &t)) {
+            if (!SAT_UNION_MTV(a, b, tol, deepest.mtv, deepest.overlap, &t)) {
                 *r = deepest; /* no memory: the deepest pair's, the best known */
             } else {
                 double len;
