@@ -395,6 +395,23 @@ SAT_BEGIN_HIDDEN
  * but derived, from the radius, the world half or the world offsets (a compound: from its
  * parts'), by the arithmetic that once stored it. */
 void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi);
+/* Part i's box (lo, hi) about its position: a compound's from its table; a shape that is its
+ * own part has it in own (its sat__box, taken once by the caller). */
+static inline void sat__part_box(const sat_shape *s, int i, const sat_vec own[2], sat_vec *lo,
+                                 sat_vec *hi)
+{
+    const sat_vec *t = s->kind == SAT_COMPOUND ? sat__cpart_table(s, i) + 1 : own;
+    *lo = t[0];
+    *hi = t[1];
+}
+/* Whether two boxes about positions d apart (the second's from the first's) are farther
+ * apart than gap along an axis. */
+static inline int sat__boxes_apart(sat_vec alo, sat_vec ahi, sat_vec d, sat_vec blo, sat_vec bhi,
+                                   double gap)
+{
+    return d.x + blo.x - ahi.x > gap || alo.x - (d.x + bhi.x) > gap || d.y + blo.y - ahi.y > gap ||
+           alo.y - (d.y + bhi.y) > gap;
+}
 /* A copy that keeps a polygon's local points in its own storage, whatever the source's
  * layout (a compound's parts: their storage is copied with the compound's, so it can point
  * nowhere else), in memory of sat__inline_bytes(src). */
