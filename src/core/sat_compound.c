@@ -16,7 +16,32 @@
  *   v[2 + 4P + N + j]  outline point j, world-oriented offset
  *   then the parts, each as built and in the world, at multiples of 16 bytes: as built, a
  *   polygon at rotation 0 and scale 1 is lean (its offsets are its local points), in the
- *   world every part keeps them inline (sat__copy_inline).
+ *   world every part keeps them inline (sat__copy_inline). *
+ * For a port, sat_concave_prepare in full (every step deterministic; no sort anywhere):
+ * 1. Points about their mean, rescaled by a power of two; repeated and collinear points
+ *    merged (within SAT_MERGE_REL of the size) until nothing changes.
+ * 2. Simplicity (check_simple): a uniform grid over the box (cells about the size of one a
+ *    point, doubled until the edges' boxes, widened by tol, make at most 8n + 64 entries and
+ *    there are at most n + 1 cells); each edge listed, in edge order, in every cell its
+ *    widened box meets. A pair (i < j, not adjacent, not 0 and n - 1) is tested only in the
+ *    first cell both are in (the column and row of the larger of their boxes' first column
+ *    and row) and only when i's widened box meets j's plain box; of the pairs that cross or
+ *    touch, the least (i, j) decides (crossing or touching), as a scan of every pair would.
+ *    Then adjacent edges folding back.
+ * 3. Counter-clockwise (reversed when the signed area is negative).
+ * 4. Ear clipping (triangulate): a FIFO queue of vertices, all 0..n-1 at first; a vertex
+ *    taken from it is an ear when it is convex (orient > 0) and no reflex or flat vertex left
+ *    (other than its triangle's corners and the points equal to its neighbours) is in its
+ *    triangle; those are found in a uniform grid of the vertices reflex at the start (cells
+ *    about one each; the triangle's rows, in each row the triangle's x-span within the row,
+ *    widened by a millionth of a cell), plus a list of vertices that turned reflex later.
+ *    An ear is clipped (its two neighbours re-flagged and queued at the back); a vertex that
+ *    is not an ear is dropped from the queue. When the queue is empty, every vertex left is
+ *    queued, from the last ear's later neighbour on; after a whole such round without an
+ *    ear, the most convex vertex (the first of the greatest orient, from the one just tried)
+ *    is clipped.
+ * 5. Hertel-Mehlhorn (merge_parts): the diagonals in the order they were made, each removed
+ *    when both its ends stay convex (or straight) without it.
  */
 #include <stdlib.h>
 #include <string.h>
