@@ -109,5 +109,6 @@ void run_explain_tests(void);
 void run_compound_tests(void);
 void run_union_tests(void);
 void run_union_search_tests(void);
+void run_math_tests(void);
 
 #endif
