@@ -157,6 +157,28 @@ else
   bad "luajit under wine: the error without the DLL" "$out"
 fi
 
+# a truncated DLL, or a Linux library in its place: refused with the reason, before Windows'
+# loader sees it
+dll=$work/sat/native/windows-x64-lua54.dll
+cp "$dll" "$work/whole.dll"
+size=$(wc -c <"$work/whole.dll")
+head -c $((size / 2)) "$work/whole.dll" >"$dll"
+out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: truncated ($((size / 2)) bytes, its header needs"; then
+  wok "lua5.4 under wine: a truncated DLL is refused as truncated"
+else
+  bad "lua5.4 under wine: a truncated DLL is refused as truncated" "$out"
+fi
+if make --no-print-directory loader-fixtures >/dev/null 2>&1 && [ -f build/fixtures/foreign.so ]; then
+  cp build/fixtures/foreign.so "$dll"
+  out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+  if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: not a library for Windows (an ELF library, "; then
+    wok "lua5.4 under wine: a Linux library in the DLL's place is refused as one"
+  else
+    bad "lua5.4 under wine: a Linux library in the DLL's place is refused as one" "$out"
+  fi
+fi
+
 echo "under wine: $wine_tests tests ran (the specs with LuaJIT and Lua 5.4, the dist folder)"
 echo "windows: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
