@@ -16,6 +16,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
 . spec/suites/lib/report.sh
+. spec/suites/lib/limit.sh
 root=$(pwd)
 mkdir -p build/logs
 
@@ -159,7 +160,8 @@ run() {
   name=$1
   shift
   rm -f "$out"
-  XDG_DATA_HOME=$xdg SAT_DIST_OUT=$out timeout 120 xvfb-run -a "$@" >"$work/love.log" 2>&1
+  limited 120 120 env XDG_DATA_HOME="$xdg" SAT_DIST_OUT="$out" xvfb-run -a "$@" \
+    >"$work/love.log" 2>&1
   rc=$?
   loaded=""
   copied=""
