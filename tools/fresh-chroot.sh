@@ -49,6 +49,11 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 say "a fresh copy of $base in $dir"
+# A run stopped before its cleanup leaves /proc mounted in the old copy: rm -rf must not
+# walk into it.
+for m in $(awk -v d="$dir/" 'index($2, d) == 1 { print $2 }' /proc/mounts); do
+  umount -l "$m" || die "$m is mounted and cannot be unmounted"
+done
 rm -rf "$dir"
 cp -a "$base" "$dir"
 rm -f "$dir/.sat-base-complete"
