@@ -1,6 +1,7 @@
 #!/bin/sh
 # LuaRocks packaging: rockspec/sat-scm-1.rockspec lists the C sources `make sources` prints
-# (the one recipe checked against the Makefile), and for each Lua `luarocks make` installs
+# (the one recipe checked against the Makefile) and every Lua file of lua/sat/ but loader.lua
+# (which only a `make dist` folder uses), and for each Lua `luarocks make` installs
 # into an empty tree (offline: the only dependency, lua, is the VM), after which a clean
 # interpreter with nothing but that tree on its paths requires sat and runs a collision; the
 # LuaLS definitions (library/sat.lua) are in the rock's directory, not on the module path.
@@ -9,6 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
+. spec/suites/lib/portable.sh
 root=$(pwd)
 pass=0
 fail=0
@@ -34,6 +36,18 @@ else
   echo "  make:   $(echo $built)"
 fi
 
+# 2. every Lua file of the layer is a module of the rock
+missing=""
+for f in lua/sat/*.lua; do
+  [ "$f" = lua/sat/loader.lua ] && continue
+  grep -q "= \"$f\"" "$rockspec" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+  ok "rockspec lists every lua/sat/*.lua but loader.lua"
+else
+  bad "rockspec misses:$missing (update $rockspec)"
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -48,6 +62,14 @@ local hit, mx = a:collidesWith(b)
 assert(hit and math.abs(mx + 0.5) < 1e-12)
 assert(not sat.test(a, sat.box(5, 5, 1, 1)))
 assert(type(require("sat.world")) == "table", "sat.world")
+-- a world, its parts loaded: a box moved against a wall stops at it (its right side at
+-- x = 20: centre 15), slides on in y, and touches it
+local w = sat.world(16)
+local box = w:add(sat.box(0, 0, 10, 10))
+w:add(sat.box(20, -50, 10, 100), "static")
+local x, y, cols = w:move(box, 20, 5)
+assert(x == 15 and y == 10 and #cols == 1, "move: " .. x .. " " .. y .. " " .. #cols)
+assert(w:step() == 1, "step")
 assert(type(sat.debug) == "table", "sat.debug")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))
@@ -63,6 +85,14 @@ for v in 5.4 5.3 5.1; do
   if (cd "$src" && luarocks --lua-version "$v" make "$rockspec" --tree="$tree") \
       >"$work/make-$v.log" 2>&1; then
     ok "luarocks --lua-version $v make"
+    # the compiler command luarocks ran says -ffp-contract=off (no fused multiply-add)
+    if grep -E '(^|[ /])(cc|gcc|clang) .*-ffp-contract=off .*src/core/sat_math\.c' "$work/make-$v.log" \
+        >/dev/null; then
+      ok "Lua $v: the module is compiled with -ffp-contract=off"
+    else
+      bad "Lua $v: no -ffp-contract=off in luarocks' compiler command"
+      grep -E 'src/core' "$work/make-$v.log" | head -n 3
+    fi
   else
     bad "luarocks --lua-version $v make"
     tail -n 20 "$work/make-$v.log"
@@ -84,6 +114,12 @@ for v in 5.4 5.3 5.1; do
       ok "Lua $v: sat/core.so exports luaopen_sat_core alone"
     else
       bad "Lua $v: sat/core.so exports: $exported"
+    fi
+    newer=$(glibc_newer "$tree/lib/lua/$v/sat/core.so"; libm_other "$tree/lib/lua/$v/sat/core.so")
+    if [ -z "$newer" ]; then
+      ok "Lua $v: sat/core.so needs glibc 2.17 at most and imports only exact libm functions"
+    else
+      bad "Lua $v: sat/core.so imports $(echo $newer)"
     fi
   fi
   interpreters=$lua
