@@ -159,19 +159,32 @@ root() { [ "$(id -u)" = 0 ] && have apt-get >/dev/null; }
 check "$@"
 if [ -n "$missing" ]; then
   if root; then
-    echo "deps: missing$what: installing$missing"
+    # In rounds: some needs show only once others are met (headers are checked with the C
+    # compiler, libFuzzer's package is named after clang's version), so a system with
+    # nothing installs the rest in a second round. A round that would install only what
+    # was installed already fails.
     DEBIAN_FRONTEND=noninteractive
     export DEBIAN_FRONTEND
-    doing="installing$missing"
-    quietly apt-get update -qq || fail "deps: apt-get update failed (above): check the network and /etc/apt's sources"
-    quietly apt-get install -y -qq --no-install-recommends $missing ||
-      fail "deps: could not install$missing (above)"
-    installed=$missing
-    doing="checking again after installing$installed"
-    check "$@"
-    if [ -n "$missing" ]; then
-      fail "deps: installed$installed, but still missing:$what"
-    fi
+    installed=""
+    updated=""
+    while [ -n "$missing" ]; do
+      new=""
+      for p in $missing; do
+        case " $installed " in *" $p "*) ;; *) new="$new $p" ;; esac
+      done
+      [ -n "$new" ] || fail "deps: installed$installed, but still missing:$what"
+      echo "deps: missing$what: installing$new"
+      doing="installing$new"
+      if [ -z "$updated" ]; then
+        quietly apt-get update -qq || fail "deps: apt-get update failed (above): check the network and /etc/apt's sources"
+        updated=1
+      fi
+      quietly apt-get install -y -qq --no-install-recommends $new ||
+        fail "deps: could not install$new (above)"
+      installed="$installed$new"
+      doing="checking again after installing$installed"
+      check "$@"
+    done
   else
     fail "deps: missing:$what" \
       "deps: run as root:  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends$missing"

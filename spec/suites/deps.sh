@@ -9,6 +9,8 @@
 #   - love missing, root: apt-get installs exactly it, and the check passes after
 #   - an install that does not provide the command: fails, saying what is still missing
 #   - a compiler that cannot find the headers: their -dev packages are wanted
+#   - a fresh system (root): what can be checked only after a first install (headers need
+#     the compiler) is installed in a second round; a round with nothing new fails
 # Then the deb-src entries the Windows build needs (`apt-get source luajit lua5.4`), with apt
 # pointed at a fake root of its own (APT_CONFIG: Dir), in every layout of apt's sources:
 #   - sources.list only (debootstrap's default), with and without a sources.list.d folder;
@@ -143,6 +145,56 @@ if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q 'install -y --no-install-re
   ok "headers that do not preprocess: libc6-dev and liblua5.4-dev are wanted"
 else
   bad "missing headers (status $rc)" "$out"
+fi
+
+# 8. nothing there, root (a fresh system): the headers can be checked only once the compiler
+# is in, so they come in a second round; the first round's packages are not asked again.
+# The fake apt-get "installs" gcc as a compiler that finds headers once liblua5.4-dev is in.
+bin "$b"
+cat >"$b/apt-get" <<EOF
+#!/bin/sh
+echo "\$*" >>"$b/apt-get.log"
+[ "\$1" = install ] || exit 0
+for p in "\$@"; do
+  case \$p in
+    gcc) printf '#!/bin/sh\n[ -f "$b/liblua5.4-dev" ]\n' >"$b/gcc"; chmod +x "$b/gcc" ;;
+    liblua5.4-dev) : >"$b/liblua5.4-dev" ;;
+  esac
+done
+EOF
+chmod +x "$b/apt-get"
+rm -f "$b/gcc"
+out=$(cd "$root" && PATH=$b CC=gcc /bin/sh tools/deps.sh demo 2>&1)
+rc=$?
+calls=$(apt_calls "$b" | grep '^install')
+if [ "$rc" -eq 0 ] && [ "$calls" = "install -y -qq --no-install-recommends gcc
+install -y -qq --no-install-recommends libc6-dev liblua5.4-dev" ] &&
+   [ "$(apt_calls "$b" | grep -c '^update')" = 1 ]; then
+  ok "a fresh system: the compiler first, then the headers it finds missing, in a second round"
+else
+  bad "a fresh system, headers after the compiler (status $rc)" "$out
+apt-get: $(apt_calls "$b")"
+fi
+
+# 9. a round that would only install the last rounds' packages again: fails, saying so
+bin "$b"
+cat >"$b/apt-get" <<EOF
+#!/bin/sh
+echo "\$*" >>"$b/apt-get.log"
+[ "\$1" = install ] || exit 0
+printf '#!/bin/sh\nexit 1\n' >"$b/gcc"; chmod +x "$b/gcc"
+EOF
+chmod +x "$b/apt-get"
+rm -f "$b/gcc"
+out=$(cd "$root" && PATH=$b CC=gcc /bin/sh tools/deps.sh demo 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] && printf '%s\n' "$out" |
+     grep -q '^deps: installed gcc libc6-dev liblua5.4-dev, but still missing: C-headers lua5.4-headers$' &&
+   [ "$(apt_calls "$b" | grep -c '^install')" = 2 ]; then
+  ok "headers still missing after installing their packages: fails after two rounds, saying so"
+else
+  bad "headers never found (status $rc)" "$out
+apt-get: $(apt_calls "$b")"
 fi
 
 # ---- deb-src entries, in every layout of apt's sources ----------------------------------
