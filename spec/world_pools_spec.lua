@@ -79,7 +79,10 @@ describe("a result table reused across the world's calls", function()
     local grown = collectgarbage("count") - before
     collectgarbage("restart")
     if jit then jit.on() end
-    assert.is_true(grown < 1, ("%.2f KB allocated over 500 frames"):format(grown))
+    -- (one table a frame would be 100 KB or more; it was 3,954 KB with a pool per kind on Lua
+    -- 5.4, 5,652 KB on LuaJIT. LuaJIT's interpreter makes about 1 KB over these frames from
+    -- moveTo and move alone, as before the pools were one; busted's run a few KB more)
+    assert.is_true(grown < 16, ("%.2f KB allocated over 500 frames"):format(grown))
   end)
 
   it("never puts one table in two places, whatever the caller aliased", function()
