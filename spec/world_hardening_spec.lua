@@ -414,7 +414,7 @@ describe("world when memory runs out (issue 13, #2 and #5)", function()
       end
       return table.concat(m.at, " "), m.list
     end
-    local function check(world, shapes, label, before, after)
+    local function agreesWithModel(world, shapes, label, before, after)
       local at, list = model(world, shapes)
       assert.is_true(at == before or at == after, label .. ": positions " .. at)
       local listed = world:shapes()
@@ -482,7 +482,7 @@ describe("world when memory runs out (issue 13, #2 and #5)", function()
           assert.truthy(tostring(result):find("not enough memory", 1, true), label .. ": " ..
             tostring(result))
         end
-        check(world, shapes, label, before, after)
+        agreesWithModel(world, shapes, label, before, after)
         if refused == 0 then
           done = true
           break
