@@ -63,6 +63,8 @@ local function same_shape(p, s, what)
     eq_array(f.ny, s.ny, n, what .. ".ny")
     eq_array(f.ox, s.ox, n, what .. ".ox")
     eq_array(f.oy, s.oy, n, what .. ".oy")
+    eq_array(f.sup, s.sup, n, what .. ".sup")
+    eq_array(f.least, s.least, n, what .. ".least")
     if f.lean ~= (s.lx == nil) then
       error(what .. ": lean in C " .. tostring(f.lean) .. ", not in Lua")
     end
