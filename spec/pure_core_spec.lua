@@ -12,6 +12,8 @@ local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
 local C = require("sat.pure.sat_collide")
+local E = require("sat.pure.sat_explain")
+local R = require("sat.pure.sat_raycast")
 
 local same, show = cases.same, cases.show
 
@@ -118,6 +120,36 @@ local function same_queries(g, p, s, what)
   end
   pts[#pts + 1] = { a, b }
   pts[#pts + 1] = { 0 / 0, b }
+  -- raycasts: between the points above and others about the box (from inside, grazing,
+  -- along edges, of no length, far)
+  local rng = g.rng
+  local w2, h2 = x2 - x1, y2 - y1
+  local hit = {}
+  for k = 1, #pts do
+    local q, o = pts[k], pts[(k * 5) % #pts + 1]
+    local rays = {
+      { q[1], q[2], o[1], o[2] },
+      { rng.range(x1 - w2, x2 + w2), rng.range(y1 - h2, y2 + h2), q[1], q[2] },
+      { q[1] - w2, q[2], q[1] + w2, q[2] },
+      { q[1], q[2], q[1], q[2] },
+      { q[1], q[2], q[1] + rng.range(-1, 1) * 1e6, q[2] + rng.range(-1, 1) * 1e6 },
+    }
+    for _, ray in ipairs(rays) do
+      local want = { P.raycast(p, ray[1], ray[2], ray[3], ray[4]) }
+      local h = R.sat_shape_raycast(s, ray[1], ray[2], ray[3], ray[4], hit)
+      if want[1] ~= h then
+        error(("%s raycast(%s, %s, %s, %s): C %d, Lua %d"):format(what, show(ray[1]), show(ray[2]),
+          show(ray[3]), show(ray[4]), want[1], h))
+      end
+      if h == 1 then
+        eq(want[2], hit.t, what .. " raycast t")
+        eq(want[3], hit.nx, what .. " raycast nx")
+        eq(want[4], hit.ny, what .. " raycast ny")
+        tally("raycast hits")
+      end
+      tally("raycasts")
+    end
+  end
   for _, q in ipairs(pts) do
     if P.contains(p, q[1], q[2]) ~= S.sat_shape_contains(s, q[1], q[2]) then
       error(("%s contains(%s, %s): C %d"):format(what, show(q[1]), show(q[2]),
@@ -181,6 +213,39 @@ local function place_near(g, pa, pb, sb, reach)
   assert.are.equal(st, S.sat_shape_move(sb, dx, dy))
 end
 
+local AXIS_INTS = { "from", "feature", "index", "separates" }
+local AXIS_NUMBERS = { "nx", "ny", "a_min", "a_max", "b_min", "b_max", "overlap" }
+local RESULT_NUMBERS = { "overlap", "nx", "ny", "mx", "my" }
+
+-- sat_explain of a pair as the C's: the verdict, every axis, the result.
+local function same_explanation(p1, s1, p2, s2, what)
+  local w = P.explain(p1, p2)
+  local e, axes = {}, {}
+  local hit = E.sat_explain(s1, s2, e, axes, 1000)
+  assert.are.equal(w.hit, hit, what .. " explain hit")
+  assert.are.equal(w.count, e.count, what .. " explain count")
+  assert.are.equal(w.deciding, e.deciding, what .. " explain deciding")
+  eq(w.containment, e.containment, what .. " explain containment")
+  for _, k in ipairs(RESULT_NUMBERS) do
+    eq(w[k], e.result[k], what .. " explain result " .. k)
+  end
+  assert.are.equal(w.a_in_b, e.result.a_in_b, what .. " explain a_in_b")
+  assert.are.equal(w.b_in_a, e.result.b_in_a, what .. " explain b_in_a")
+  for k = 1, w.count do
+    local wa, la = w.axes[k], axes[k]
+    for _, f in ipairs(AXIS_INTS) do
+      if wa[f] ~= la[f] then
+        error(("%s explain axis %d %s: C %s, Lua %s"):format(what, k, f, show(wa[f]), show(la[f])))
+      end
+    end
+    for _, f in ipairs(AXIS_NUMBERS) do
+      eq(wa[f], la[f], what .. " explain axis " .. k .. " " .. f)
+    end
+  end
+  tally("explained")
+  tally("axes", w.count)
+end
+
 -- sat_test and sat_collide of a pair, in both orders, as the C's.
 local function same_pair(pa, sa, pb, sb, what)
   for order = 1, 2 do
@@ -199,6 +264,7 @@ local function same_pair(pa, sa, pb, sb, what)
       error(("%s (order %d): sat_collide C %d, Lua %d"):format(what, order, w[1], hit))
     end
     tally("tests")
+    same_explanation(p1, s1, p2, s2, what .. " (order " .. order .. ")")
     if hit == 1 then
       local o = what .. " (order " .. order .. ") "
       eq(w[2], r.overlap, o .. "overlap")
