@@ -14,14 +14,19 @@ local S = require("sat.pure.sat_shape")
 local C = require("sat.pure.sat_collide")
 local E = require("sat.pure.sat_explain")
 local R = require("sat.pure.sat_raycast")
+local CT = require("sat.pure.sat_contacts")
+local SW = require("sat.pure.sat_sweep")
 
 local same, show = cases.same, cases.show
 
--- Cases per kind (shapes) and per kind pair; the counts are printed at the end.
-local N_SHAPES = 1500
-local N_BAD = 400
-local N_PAIRS = 2000
-local N_TOUCHING = 500
+-- Cases per kind (shapes) and per kind pair; the counts are printed at the end (to stderr).
+-- PURE_CORE_SCALE multiplies them (the default keeps the spec to seconds a Lua; a long run:
+-- PURE_CORE_SCALE=10).
+local SCALE = tonumber(os.getenv("PURE_CORE_SCALE") or "") or 1
+local N_SHAPES = math.floor(600 * SCALE)
+local N_BAD = math.floor(200 * SCALE)
+local N_PAIRS = math.floor(1000 * SCALE)
+local N_TOUCHING = math.floor(200 * SCALE)
 
 local KINDS = { "polygon", "circle", "segment", "capsule" }
 
@@ -246,8 +251,82 @@ local function same_explanation(p1, s1, p2, s2, what)
   tally("axes", w.count)
 end
 
+-- sat_contacts of a pair as the C's.
+local function same_contacts(p1, s1, p2, s2, what)
+  local w = { P.contacts(p1, p2) }
+  local l = { CT.sat_contacts(s1, s2) }
+  if w[1] ~= l[1] then
+    error(("%s contacts: C %d points, Lua %d"):format(what, w[1], l[1]))
+  end
+  for k = 2, 1 + 2 * w[1] do
+    eq(w[k], l[k], what .. " contact " .. (k - 1))
+  end
+  tally("contacts")
+  tally("contact points", w[1])
+end
+
+local HIT_NUMBERS = { "t", "mx", "my", "dist2" }
+
+-- sat_sweep and sat_sweep_contact of a pair along motions as the C's.
+local function same_sweeps(g, p1, s1, p2, s2, what)
+  local rng = g.rng
+  local f1, f2 = P.fields(p1), P.fields(p2)
+  local dx, dy = f2.px - f1.px, f2.py - f1.py
+  local size = f1.bound + f2.bound
+  local special = ({ { 2 * dx, 2 * dy }, { 0.0, 0.0 }, { dx * 1e6, dy * 1e6 }, { -dx, -dy },
+    { 0 / 0, 1 }, { 1e151, 0 } })[rng.int(1, 6)]
+  local motions = {
+    { dx, dy }, { rng.range(-1, 1) * size, rng.range(-1, 1) * size },
+    { dx * rng.range(0, 1.5) + rng.range(-0.1, 0.1) * size, dy * rng.range(0, 1.5) }, special,
+  }
+  local hit = {}
+  for k, v in ipairs(motions) do
+    local w = { P.sweep(p1, v[1], v[2], p2) }
+    local h = SW.sat_sweep(s1, v[1] * 1.0, v[2] * 1.0, s2, hit)
+    local o = what .. " sweep " .. k
+    if w[1] ~= h then
+      error(("%s: C %d, Lua %d"):format(o, w[1], h))
+    end
+    if h == 1 then
+      assert.are.equal(w[2], hit.overlapping, o .. " overlapping")
+      for i, f in ipairs(HIT_NUMBERS) do
+        eq(w[2 + i], hit[f], o .. " " .. f)
+      end
+      for i, f in ipairs(RESULT_NUMBERS) do
+        eq(w[6 + i], hit.result[f], o .. " result " .. f)
+      end
+      assert.are.equal(w[12], hit.result.a_in_b, o .. " a_in_b")
+      assert.are.equal(w[13], hit.result.b_in_a, o .. " b_in_a")
+      tally("sweep hits")
+    end
+    tally("sweeps")
+    -- both moving
+    local bv = { rng.range(-1, 1) * size, rng.range(-1, 1) * size }
+    if rng.next() < 0.05 then
+      bv = { 1, 0 / 0 }
+    end
+    w = { P.sweep_contact(p1, v[1], v[2], p2, bv[1], bv[2]) }
+    local l = { CT.sat_sweep_contact(s1, v[1] * 1.0, v[2] * 1.0, s2, bv[1] * 1.0, bv[2] * 1.0, hit) }
+    if w[1] ~= l[1] then
+      error(("%s contact: C %d, Lua %d"):format(o, w[1], l[1]))
+    end
+    if l[1] == 1 then
+      assert.are.equal(w[2], hit.overlapping, o .. " contact overlapping")
+      for i, f in ipairs(HIT_NUMBERS) do
+        eq(w[2 + i], hit[f], o .. " contact " .. f)
+      end
+      for i, f in ipairs(RESULT_NUMBERS) do
+        eq(w[6 + i], hit.result[f], o .. " contact result " .. f)
+      end
+      eq(w[14], l[2], o .. " contact point x")
+      eq(w[15], l[3], o .. " contact point y")
+      tally("sweep contacts")
+    end
+  end
+end
+
 -- sat_test and sat_collide of a pair, in both orders, as the C's.
-local function same_pair(pa, sa, pb, sb, what)
+local function same_pair(pa, sa, pb, sb, what, g)
   for order = 1, 2 do
     local p1, s1, p2, s2 = pa, sa, pb, sb
     if order == 2 then
@@ -265,6 +344,10 @@ local function same_pair(pa, sa, pb, sb, what)
     end
     tally("tests")
     same_explanation(p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    same_contacts(p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    if g then
+      same_sweeps(g, p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    end
     if hit == 1 then
       local o = what .. " (order " .. order .. ") "
       eq(w[2], r.overlap, o .. "overlap")
@@ -525,7 +608,7 @@ describe("pure core (lua/sat/pure) against the C core", function()
               local pb, sb = build(db, what .. " b", true)
               if pa and pb then
                 place_near(g, pa, pb, sb, i % 10 == 0 and 0.05 or 1.2)
-                same_pair(pa, sa, pb, sb, what)
+                same_pair(pa, sa, pb, sb, what, g)
                 if i % 50 == 0 then
                   same_pair(pa, sa, pa, sa, what .. " itself")
                 end
@@ -538,7 +621,7 @@ describe("pure core (lua/sat/pure) against the C core", function()
               local pa, sa = build(da, what .. " a")
               local pb, sb = build(db, what .. " b")
               if pa and pb then
-                same_pair(pa, sa, pb, sb, what)
+                same_pair(pa, sa, pb, sb, what, g)
                 tally("touching")
               end
             end
