@@ -29,6 +29,7 @@ local I = require("sat.pure.sat_internal")
 local M = {}
 
 local HUGE = math.huge
+local min, max = math.min, math.max
 local normalize = I.sat__normalize
 
 local SAT_CIRCLE, SAT_KIND_COUNT = K.SAT_CIRCLE, K.SAT_KIND_COUNT
@@ -105,59 +106,20 @@ end
 local SAT_SCAN_MAX = 8
 M.SAT_SCAN_MAX = SAT_SCAN_MAX
 
--- The vertex of least (walk_min) or greatest (walk_max) projection along n, walked to from
--- position k, and that projection (see the C's walk: the first vertex neither of whose
--- neighbours is lower is the least).
-local function walk_min(ox, oy, count, nx, ny, k)
-  local v = ox[k] * nx + oy[k] * ny
-  local forward = true
-  local nxt = k == count and 1 or k + 1
-  local w = ox[nxt] * nx + oy[nxt] * ny
-  if not (w < v) then -- not that way: the other, or nowhere
-    forward = false
-    nxt = k == 1 and count or k - 1
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  while w < v do -- strictly better each step: it ends
-    k = nxt
-    v = w
-    if forward then
-      nxt = k == count and 1 or k + 1
-    else
-      nxt = k == 1 and count or k - 1
-    end
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  return k, v
-end
-
-local function walk_max(ox, oy, count, nx, ny, k)
-  local v = ox[k] * nx + oy[k] * ny
-  local forward = true
-  local nxt = k == count and 1 or k + 1
-  local w = ox[nxt] * nx + oy[nxt] * ny
-  if not (w > v) then
-    forward = false
-    nxt = k == 1 and count or k - 1
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  while w > v do
-    k = nxt
-    v = w
-    if forward then
-      nxt = k == count and 1 or k + 1
-    else
-      nxt = k == 1 and count or k - 1
-    end
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  return k, v
-end
+-- Walking (walk_a, walk_b): the vertex of least (greatest) projection along n is walked to
+-- from where the previous axis left it (at_*0, at_*1). Around a convex polygon the
+-- projections of its vertices fall to their least and rise again, with at most two equal,
+-- so the first vertex neither of whose neighbours is lower is the least: the value a scan
+-- finds (see the C's walk). A scan (sat__project) by comparisons, or under LuaJIT by
+-- math.min and math.max: those may give the other of two zeros of opposite signs when they
+-- tie, which changes no result of sat_test or sat_collide (a polygon's extents along its own
+-- normals, amax and amin, are never zero, so p, q and the depth come out the same); the
+-- explained intervals, which show such zeros, come from the traced copy, which compares.
 
 -- Along a's normal i, a's interval (from its deepest vertex to its support) is derived and
 -- b's is found (scanned, or walked: walk_b); then the same with the roles swapped. Axes are
 -- numbered a's first, then b's (0-based, as in C).
-local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
+local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax , tr)
   local ca, cb = a.count, b.count
   local anx, any, aox, aoy, asup, aleast = a.nx, a.ny, a.ox, a.oy, a.sup, a.least
   local bnx, bny, box, boy, bsup, bleast = b.nx, b.ny, b.ox, b.oy, b.sup, b.least
@@ -169,11 +131,58 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
     local nx, ny = anx[i], any[i]
     local amax, amin = asup[i], aleast[i] -- sat__support, sat__least
     local dn = dx * nx + dy * ny
+    -- b's interval
     local lo, hi
-    if walk_b then
-      at_b0, lo = walk_min(box, boy, cb, nx, ny, at_b0)
-      at_b1, hi = walk_max(box, boy, cb, nx, ny, at_b1)
-    else -- sat__project
+    if walk_b then -- walked to its least and greatest (see walk_min)
+      local k = at_b0
+      local v = box[k] * nx + boy[k] * ny
+      local t = k == cb and 1 or k + 1
+      local w = box[t] * nx + boy[t] * ny
+      if w < v then
+        repeat
+          k, v = t, w
+          t = k == cb and 1 or k + 1
+          w = box[t] * nx + boy[t] * ny
+        until not (w < v)
+      else
+        t = k == 1 and cb or k - 1
+        w = box[t] * nx + boy[t] * ny
+        while w < v do
+          k, v = t, w
+          t = k == 1 and cb or k - 1
+          w = box[t] * nx + boy[t] * ny
+        end
+      end
+      at_b0, lo = k, v
+      k = at_b1
+      v = box[k] * nx + boy[k] * ny
+      t = k == cb and 1 or k + 1
+      w = box[t] * nx + boy[t] * ny
+      if w > v then
+        repeat
+          k, v = t, w
+          t = k == cb and 1 or k + 1
+          w = box[t] * nx + boy[t] * ny
+        until not (w > v)
+      else
+        t = k == 1 and cb or k - 1
+        w = box[t] * nx + boy[t] * ny
+        while w > v do
+          k, v = t, w
+          t = k == 1 and cb or k - 1
+          w = box[t] * nx + boy[t] * ny
+        end
+      end
+      at_b1, hi = k, v
+    elseif minmax then -- scanned, the least and greatest by math.min and math.max
+      lo = box[1] * nx + boy[1] * ny
+      hi = lo
+      for k = 2, cb do
+        local v = box[k] * nx + boy[k] * ny
+        lo = min(lo, v)
+        hi = max(hi, v)
+      end
+    else -- scanned (sat__project)
       lo = box[1] * nx + boy[1] * ny
       hi = lo
       for k = 2, cb do
@@ -203,11 +212,58 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
     local nx, ny = bnx[j], bny[j]
     local dn = dx * nx + dy * ny
     local bmax, bmin = dn + bsup[j], dn + bleast[j]
+    -- a's interval
     local amin, amax
-    if walk_a then
-      at_a0, amin = walk_min(aox, aoy, ca, nx, ny, at_a0)
-      at_a1, amax = walk_max(aox, aoy, ca, nx, ny, at_a1)
-    else
+    if walk_a then -- walked to its least and greatest (see walk_min)
+      local k = at_a0
+      local v = aox[k] * nx + aoy[k] * ny
+      local t = k == ca and 1 or k + 1
+      local w = aox[t] * nx + aoy[t] * ny
+      if w < v then
+        repeat
+          k, v = t, w
+          t = k == ca and 1 or k + 1
+          w = aox[t] * nx + aoy[t] * ny
+        until not (w < v)
+      else
+        t = k == 1 and ca or k - 1
+        w = aox[t] * nx + aoy[t] * ny
+        while w < v do
+          k, v = t, w
+          t = k == 1 and ca or k - 1
+          w = aox[t] * nx + aoy[t] * ny
+        end
+      end
+      at_a0, amin = k, v
+      k = at_a1
+      v = aox[k] * nx + aoy[k] * ny
+      t = k == ca and 1 or k + 1
+      w = aox[t] * nx + aoy[t] * ny
+      if w > v then
+        repeat
+          k, v = t, w
+          t = k == ca and 1 or k + 1
+          w = aox[t] * nx + aoy[t] * ny
+        until not (w > v)
+      else
+        t = k == 1 and ca or k - 1
+        w = aox[t] * nx + aoy[t] * ny
+        while w > v do
+          k, v = t, w
+          t = k == 1 and ca or k - 1
+          w = aox[t] * nx + aoy[t] * ny
+        end
+      end
+      at_a1, amax = k, v
+    elseif minmax then -- scanned, the least and greatest by math.min and math.max
+      amin = aox[1] * nx + aoy[1] * ny
+      amax = amin
+      for k = 2, ca do
+        local v = aox[k] * nx + aoy[k] * ny
+        amin = min(amin, v)
+        amax = max(amax, v)
+      end
+    else -- scanned (sat__project)
       amin = aox[1] * nx + aoy[1] * ny
       amax = amin
       for k = 2, ca do
@@ -768,49 +824,30 @@ end
 -- -- The pair functions take the shapes alone and work out the offset (sat__offset) and the
 -- -- tolerance (sat__touch_tol) themselves; the full ones clamp a depth within the tolerance
 -- -- to 0 (touching).
--- local function polygon_polygon_test(a, b)
---   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
---     SAT_TOUCH_REL * (a.bound + b.bound), false, false, false)
--- end
+-- -- How this Lua finds a polygon's interval along the other's normals (the same numbers every
+-- -- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE vertices with math.min
+-- -- and math.max (a branch per vertex costs it most) and walks bigger ones, as the C does;
+-- -- PUC Lua walks polygons of more than WALK_ABOVE vertices (fewer dot products).
+-- local LUAJIT = rawget(_G, "jit") ~= nil
+-- local MINMAX = LUAJIT
+-- local WALK_ABOVE = LUAJIT and SAT_SCAN_MAX or 4
+-- M.WALK_ABOVE = WALK_ABOVE
 
--- local function polygon_polygon_walk_test(a, b)
---   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
---     SAT_TOUCH_REL * (a.bound + b.bound), false, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX)
--- end
-
--- local function polygon_polygon_full(a, b)
---   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
---   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
---     (b.py - a.py) + (b.ply - a.ply), tol, true, false, false)
---   if hit == 0 then
---     return 0
---   end
---   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
--- end
-
--- local function polygon_polygon_walk_full(a, b)
---   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
---   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
---     (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX)
---   if hit == 0 then
---     return 0
---   end
---   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
--- end
-
--- -- Polygon pairs walk above SAT_SCAN_MAX vertices.
 -- local function polygon_pair_test(a, b)
---   if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
---     return polygon_polygon_walk_test(a, b)
---   end
---   return polygon_polygon_test(a, b)
+--   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
+--     SAT_TOUCH_REL * (a.bound + b.bound), false, a.count > WALK_ABOVE, b.count > WALK_ABOVE,
+--     MINMAX)
 -- end
 
 -- local function polygon_pair_full(a, b)
---   if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
---     return polygon_polygon_walk_full(a, b)
+--   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
+--   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
+--     (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > WALK_ABOVE, b.count > WALK_ABOVE,
+--     MINMAX)
+--   if hit == 0 then
+--     return 0
 --   end
---   return polygon_polygon_full(a, b)
+--   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
 -- end
 
 -- -- SAT_PAIR(name) for the other pairs: the test and the full test.
@@ -891,14 +928,13 @@ local function explainer(name)
   end
 end
 
+-- The C's choice exactly (the intervals are reported): scans, with comparisons, up to
+-- SAT_SCAN_MAX vertices; walks above.
 local function polygon_pair_explain(a, b, tr)
   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
-  local walk_a, walk_b = false, false
-  if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
-    walk_a, walk_b = a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX
-  end
   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
-    (b.py - a.py) + (b.ply - a.ply), tol, true, walk_a, walk_b, tr)
+    (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX,
+    false, tr)
   if hit == 0 then
     return 0
   end
