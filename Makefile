@@ -183,7 +183,8 @@ $(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core
 # C modules before it frees the last objects, through that allocator.
 # satmath: the core's own sin, cos, atan2 and hypot (src/core/sat_math.c) as a Lua module,
 # for spec/math_spec.lua (the pure-Lua twin gives the same bits).
-test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so
+test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so \
+  $(MODDIR)/satprobe.so
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
@@ -191,6 +192,13 @@ $(MODDIR)/satmath.so: spec/helpers/satmath.c src/core/sat_math.c src/core/sat_ma
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ spec/helpers/satmath.c \
 	  src/core/sat_math.c -lm
+
+# satprobe: the C core's functions, raw (statuses, every field, a shape's internals), for the
+# pure backend's spec (spec/pure_core_spec.lua): the core's sources and flags, as in the module.
+$(MODDIR)/satprobe.so: spec/helpers/satprobe.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
+	  $(CORE_SRC) spec/helpers/satprobe.c -lm
 
 $(MODDIR)/bench_clock.so: bench/lclock.c
 	@mkdir -p $(dir $@)
