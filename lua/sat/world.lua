@@ -15,7 +15,7 @@
 -- tell the hash themselves, so nothing else is needed. Everything comes out in a
 -- deterministic order: insertion order into the world (a pair (a, b) has a added first),
 -- never `pairs` order.
-local core = require("sat.core")
+local core = require("sat.backend").core
 
 local sqrt = math.sqrt
 local sort = table.sort
