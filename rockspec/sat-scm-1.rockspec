@@ -50,6 +50,7 @@ build = {
       libraries = { "m" },
     },
     sat = "lua/sat/init.lua",
+    ["sat.backend"] = "lua/sat/backend.lua",
     ["sat.world"] = "lua/sat/world.lua",
     ["sat.debug"] = "lua/sat/debug.lua",
     ["sat.fast"] = "lua/sat/fast.lua",

@@ -5,6 +5,7 @@
 local sat = require("sat")
 local support = require("spec.support")
 local err, has = support.err, support.has
+local it_world = support.needs(it, pending, "world")
 
 local KINDS = { "polygon", "circle", "segment", "capsule" }
 -- per ordered pair of kinds (fewer under valgrind: spec/suites/valgrind.sh sets it)
@@ -407,7 +408,7 @@ describe("sat.sweep", function()
     assert.is_near(10, y, 1e-12)
   end)
 
-  it("agrees with world:move's first hit", function()
+  it_world("agrees with world:move's first hit", function()
     local R = support.rng(4242)
     local checked = 0
     for _ = 1, 200 do
