@@ -164,10 +164,17 @@ $(BUILD)/bench-core: $(CORE_SRC) $(CORE_HDR) bench/core.c
 # failalloc: a Lua allocator failing on demand (spec/helpers/failalloc.c), next to the module
 # and to its ASan build, for the specs of out-of-memory paths. -z nodelete: lua_close unloads
 # C modules before it frees the last objects, through that allocator.
-test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so
+test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satprobe.so
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
+
+# satprobe: the C core's functions, raw (statuses, every field, a shape's internals), for the
+# pure backend's spec (spec/pure_core_spec.lua): the core's sources and flags, as in the module.
+$(MODDIR)/satprobe.so: spec/helpers/satprobe.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
+	  $(CORE_SRC) spec/helpers/satprobe.c -lm
 
 $(MODDIR)/bench_clock.so: bench/lclock.c
 	@mkdir -p $(dir $@)

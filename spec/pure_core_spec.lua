@@ -1,0 +1,372 @@
+-- The pure backend's core (lua/sat/pure/sat_*.lua) against the C core, bit for bit: the same
+-- shapes built and transformed by both (the C through the satprobe helper, which compiles the
+-- core's own sources: spec/helpers/satprobe.c), and every status, every field of a shape and
+-- every number of every query and pair call compared. Under LuaJIT the whole comparison runs
+-- twice: with the compiler on and off. Plus hand-computed checks of the refusals.
+local support = require("spec.support")
+local cases = require("spec.pure_cases")
+
+local ok_probe, P = pcall(require, "satprobe")
+
+local K = require("sat.pure.sat_constants")
+local I = require("sat.pure.sat_internal")
+local S = require("sat.pure.sat_shape")
+
+local same, show = cases.same, cases.show
+
+-- Cases per kind (shapes) and per kind pair; the counts are printed at the end.
+local N_SHAPES = 1500
+local N_BAD = 400
+
+local counts = {}
+local function tally(what, n)
+  counts[what] = (counts[what] or 0) + (n or 1)
+end
+
+-- Two doubles the same bits, or a failure naming what.
+local function eq(want, got, what)
+  if not same(want, got) then
+    error(("%s: C %s, Lua %s"):format(what, show(want), show(got)), 2)
+  end
+  tally("numbers")
+end
+
+local function eq_array(want, got, n, what)
+  if got == nil then
+    error(what .. ": missing in the record", 2)
+  end
+  for i = 1, n do
+    if not same(want[i], got[i]) then
+      error(("%s[%d]: C %s, Lua %s"):format(what, i, show(want[i]), show(got[i])), 2)
+    end
+  end
+  tally("numbers", n)
+end
+
+local SCALARS = { "kind", "count", "px", "py", "plx", "ply", "radius", "bound", "scale", "angle" }
+local SEGMENT_FIELDS = { "hx", "hy", "ux", "uy", "lhx", "lhy", "hlen", "lhlen" }
+
+-- Every field of the C shape p in the record s.
+local function same_shape(p, s, what)
+  local f = P.fields(p)
+  for _, k in ipairs(SCALARS) do
+    eq(f[k], s[k], what .. "." .. k)
+  end
+  if f.kind == K.SAT_POLYGON then
+    local n = f.count
+    eq_array(f.nx, s.nx, n, what .. ".nx")
+    eq_array(f.ny, s.ny, n, what .. ".ny")
+    eq_array(f.ox, s.ox, n, what .. ".ox")
+    eq_array(f.oy, s.oy, n, what .. ".oy")
+    if f.lean ~= (s.lx == nil) then
+      error(what .. ": lean in C " .. tostring(f.lean) .. ", not in Lua")
+    end
+    if not f.lean then
+      eq_array(f.lx, s.lx, n, what .. ".lx")
+      eq_array(f.ly, s.ly, n, what .. ".ly")
+    end
+    if n > 4 then
+      eq_array(f.deep, s.deep, n, what .. ".deep")
+    end
+  elseif f.kind == K.SAT_SEGMENT or f.kind == K.SAT_CAPSULE then
+    for _, k in ipairs(SEGMENT_FIELDS) do
+      eq(f[k], s[k], what .. "." .. k)
+    end
+  end
+end
+
+-- The queries of one shape: position, bbox, area, vertices or endpoints, contains at points
+-- about it (its vertices among them), each compared.
+local function same_queries(g, p, s, what)
+  local a, b = P.position(p)
+  local c, d = S.sat_shape_position(s)
+  eq(a, c, what .. " position x")
+  eq(b, d, what .. " position y")
+  local w = { P.bbox(p) }
+  local l = { S.sat_shape_bbox(s) }
+  for i = 1, 4 do
+    eq(w[i], l[i], what .. " bbox " .. i)
+  end
+  eq(P.area(p), S.sat_shape_area(s), what .. " area")
+  local pts = {}
+  if s.kind == K.SAT_POLYGON then
+    for i = 0, s.count - 1 do
+      local x, y = P.vertex(p, i)
+      local u, v = S.sat_polygon_vertex(s, i)
+      eq(x, u, what .. " vertex x")
+      eq(y, v, what .. " vertex y")
+      pts[#pts + 1] = { x, y }
+    end
+  elseif s.kind == K.SAT_SEGMENT or s.kind == K.SAT_CAPSULE then
+    w = { P.endpoints(p) }
+    l = { S.sat_segment_endpoints(s) }
+    for i = 1, 4 do
+      eq(w[i], l[i], what .. " endpoints " .. i)
+    end
+    pts[1], pts[2] = { w[1], w[2] }, { w[3], w[4] }
+  end
+  local x1, y1, x2, y2 = P.bbox(p)
+  for _ = 1, 6 do
+    pts[#pts + 1] = { g.rng.range(x1, x2), g.rng.range(y1, y2) }
+  end
+  pts[#pts + 1] = { a, b }
+  pts[#pts + 1] = { 0 / 0, b }
+  for _, q in ipairs(pts) do
+    if P.contains(p, q[1], q[2]) ~= S.sat_shape_contains(s, q[1], q[2]) then
+      error(("%s contains(%s, %s): C %d"):format(what, show(q[1]), show(q[2]),
+        P.contains(p, q[1], q[2])))
+    end
+    tally("contains")
+  end
+end
+
+-- Builds d on both sides and applies its ops, comparing statuses and shapes after each
+-- step: the C shape and the record, or nil when the build was refused.
+local function build(d, what)
+  local pst, p = cases.probe_new(P, d)
+  local sst, s = cases.pure_new(d)
+  if pst ~= sst then
+    error(("%s: build status C %d, Lua %d"):format(what, pst, sst))
+  end
+  tally("statuses")
+  if pst ~= K.SAT_OK then
+    return nil, nil, pst
+  end
+  if d.id then
+    P.set_id(p, d.id)
+    s.id = d.id
+  end
+  same_shape(p, s, what)
+  for i, o in ipairs(d.ops) do
+    local a, b = cases.apply(P, p, s, o)
+    if a ~= b then
+      error(("%s op %d %s: status C %d, Lua %d"):format(what, i, o[1], a, b))
+    end
+    tally("statuses")
+    same_shape(p, s, what .. " after op " .. i .. " " .. o[1])
+  end
+  return p, s
+end
+
+-- Runs f once, and under LuaJIT again with the compiler off.
+local function both_jit_modes(f)
+  f()
+  if jit then
+    jit.off()
+    local ok, e = pcall(f)
+    jit.on()
+    if not ok then
+      error(e, 0)
+    end
+  end
+end
+
+describe("pure core (lua/sat/pure) against the C core", function()
+  if not ok_probe then
+    it("needs the satprobe helper (make test-helpers)", function()
+      error("satprobe not found: " .. tostring(P))
+    end)
+    return
+  end
+
+  teardown(function()
+    local keys = {}
+    for k in pairs(counts) do
+      keys[#keys + 1] = k
+    end
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do
+      parts[#parts + 1] = k .. " " .. counts[k]
+    end
+    io.stderr:write(("pure core, %s%s: %s\n"):format(_VERSION, jit and " (LuaJIT)" or "",
+      table.concat(parts, ", ")))
+  end)
+
+  describe("sat_internal", function()
+    it("ldexp, frexp, fmin, fmax as the C library's", function()
+      local rng = support.rng(7)
+      local vals = { 0.0, -0.0, 1 / 0, -1 / 0, 0 / 0, 2 ^ -1074, -(2 ^ -1074), 2 ^ -1022,
+        2 ^ -1023, 1.7976931348623157e308, 1e-300, 1e300, 0.5, 1, 3 }
+      for _ = 1, 2000 do
+        vals[#vals + 1] = P.ldexp(rng.range(-1, 1), rng.int(-1100, 1100))
+      end
+      local exps = { 0, 1, -1, 600, -600, 1074, -1074, 1100, -1100, 2000, -2000 }
+      for i, x in ipairs(vals) do
+        local m1, e1 = P.frexp(x)
+        local m2, e2 = I.frexp(x)
+        eq(m1, m2, "frexp(" .. show(x) .. ")")
+        if x - x == 0 then
+          assert.are.equal(e1, e2)
+        end
+        for _, e in ipairs(exps) do
+          eq(P.ldexp(x, e), I.ldexp(x, e), "ldexp(" .. show(x) .. ", " .. e .. ")")
+        end
+        local e = rng.int(-2100, 2100)
+        eq(P.ldexp(x, e), I.ldexp(x, e), "ldexp(" .. show(x) .. ", " .. e .. ")")
+        local y = vals[(i * 7) % #vals + 1]
+        eq(P.fmin(x, y), I.fmin(x, y), "fmin")
+        eq(P.fmax(x, y), I.fmax(x, y), "fmax")
+        eq(P.fmin(y, x), I.fmin(y, x), "fmin")
+        eq(P.fmax(y, x), I.fmax(y, x), "fmax")
+      end
+      -- glibc's by hand: equal operands give the second, NaN the other
+      local z = 0.0
+      local nz = -z
+      assert.are.equal(-1 / 0, 1 / I.fmin(z, nz))
+      assert.are.equal(1 / 0, 1 / I.fmax(nz, z))
+      assert.are.equal(3, I.fmin(0 / 0, 3))
+      assert.are.equal(3, I.fmax(3, 0 / 0))
+    end)
+
+    it("sat__dd_add and the merge and collinear reductions as the C's", function()
+      local g = cases.new(11)
+      both_jit_modes(function()
+        for _ = 1, 500 do
+          local hi, lo, d = g.rng.range(-1e9, 1e9), g.rng.range(-1e-7, 1e-7), g.rng.range(-1e3, 1e3)
+          local h1, l1 = P.dd_add(hi, lo, d)
+          local h2, l2 = S.sat__dd_add(hi, lo, d)
+          eq(h1, h2, "dd_add hi")
+          eq(l1, l2, "dd_add lo")
+          local pts = g.polygon_pts(0, 0, g.size())
+          for _, tol in ipairs({ 1e-9, 1e-3, 0.5, 3 }) do
+            local want = P.merge_close(pts, tol)
+            local xs, ys, n = cases.xs_ys(pts)
+            n = S.sat__merge_close(xs, ys, n, tol)
+            assert.are.equal(#want / 2, n)
+            for i = 1, n do
+              eq(want[2 * i - 1], xs[i], "merge x")
+              eq(want[2 * i], ys[i], "merge y")
+            end
+            want = P.drop_collinear(pts, tol)
+            xs, ys, n = cases.xs_ys(pts)
+            n = S.sat__drop_collinear(xs, ys, n, tol)
+            assert.are.equal(#want / 2, n)
+            for i = 1, n do
+              eq(want[2 * i - 1], xs[i], "collinear x")
+              eq(want[2 * i], ys[i], "collinear y")
+            end
+          end
+        end
+      end)
+    end)
+  end)
+
+  describe("sat_shape", function()
+    it("validates outlines as the C does: statuses, kept points, exponent, centroid", function()
+      local g = cases.new(21)
+      both_jit_modes(function()
+        for i = 1, N_SHAPES do
+          local cx, cy = g.centre()
+          local pts = i % 4 == 0 and g.bad_polygon_pts() or g.polygon_pts(cx, cy, g.size())
+          local want = { P.validate(pts) }
+          local xs, ys, n = cases.xs_ys(pts)
+          local o = {}
+          local st = S.sat_polygon_validate(xs, ys, n, xs, ys, o)
+          assert.are.equal(want[1], st)
+          tally("validate")
+          if st == K.SAT_OK then
+            assert.are.equal(want[2], o.count)
+            assert.are.equal(want[3], o.exponent)
+            eq(want[4], o.ox, "origin x")
+            eq(want[5], o.oy, "origin y")
+            eq(want[6], o.cx, "centroid x")
+            eq(want[7], o.cy, "centroid y")
+            for k = 1, o.count do
+              eq(want[8][2 * k - 1], o.wx[k], "work x")
+              eq(want[8][2 * k], o.wy[k], "work y")
+            end
+          end
+        end
+      end)
+    end)
+
+    for _, kind in ipairs({ "polygon", "circle", "segment", "capsule" }) do
+      it(kind .. "s: built, transformed (every refusal too), queried as the C's", function()
+        local g = cases.new(100 + #kind)
+        both_jit_modes(function()
+          for i = 1, N_SHAPES do
+            local d = g.shape(kind)
+            local p, s = build(d, kind .. " " .. i)
+            if p then
+              same_queries(g, p, s, kind .. " " .. i)
+              -- a copy: the same fields, lean or not as the C's
+              local c = S.sat_shape_copy({}, s)
+              same_shape(P.clone(p), c, kind .. " " .. i .. " copy")
+              tally("shapes")
+            end
+          end
+        end)
+      end)
+    end
+
+    it("refuses bad input with the C's statuses", function()
+      local g = cases.new(5)
+      both_jit_modes(function()
+        for i = 1, N_BAD do
+          build(g.bad_shape(), "bad " .. i)
+        end
+      end)
+    end)
+
+    it("refusals by hand: every status of the constructors and transforms", function()
+      local function new(f, ...)
+        return f({}, ...)
+      end
+      assert.are.equal(K.SAT_ERR_NONFINITE, new(S.sat_circle_init, 0 / 0, 0.0, 1.0))
+      assert.are.equal(K.SAT_ERR_NEGATIVE_RADIUS, new(S.sat_circle_init, 0.0, 0.0, -1.0))
+      assert.are.equal(K.SAT_ERR_RANGE, new(S.sat_circle_init, 1e151, 0.0, 1.0))
+      assert.are.equal(K.SAT_ERR_RANGE, new(S.sat_circle_init, 0.0, 0.0, 1e151))
+      assert.are.equal(K.SAT_ERR_SAME_POINTS, new(S.sat_segment_init, 1.0, 2.0, 1.0, 2.0))
+      assert.are.equal(K.SAT_OK, new(S.sat_capsule_init, 1.0, 2.0, 1.0, 2.0, 0.0))
+      assert.are.equal(K.SAT_ERR_RANGE, new(S.sat_segment_init, 0.0, 0.0, 1e-101, 0.0))
+      assert.are.equal(K.SAT_ERR_NEGATIVE_RADIUS, new(S.sat_capsule_init, 0.0, 0.0, 1.0, 0.0, -0.5))
+      local function poly(pts, count)
+        local xs, ys, n = cases.xs_ys(pts)
+        return S.sat_polygon_validate(xs, ys, count or n, xs, ys, {})
+      end
+      assert.are.equal(K.SAT_ERR_TOO_MANY_POINTS, poly({ 0, 0, 1, 0, 0, 1 }, K.SAT_MAX_POINTS + 1))
+      assert.are.equal(K.SAT_ERR_NONFINITE, poly({ 0, 0, 1, 0, 0, 0 / 0 }))
+      assert.are.equal(K.SAT_ERR_RANGE, poly({ 0, 0, 2e150, 0, 0, 1 }))
+      assert.are.equal(K.SAT_ERR_TOO_FEW_POINTS, poly({ 0, 0, 1, 0 }))
+      assert.are.equal(K.SAT_ERR_TOO_FEW_POINTS, poly({ 1, 1, 1, 1, 1, 1 }))
+      assert.are.equal(K.SAT_ERR_RANGE, poly({ 0, 0, 1e-101, 0, 0, 1e-101 }))
+      assert.are.equal(K.SAT_ERR_ZERO_AREA, poly({ 0, 0, 1, 1, 2, 2, 3, 3 }))
+      assert.are.equal(K.SAT_ERR_TOO_FEW_POINTS, poly({ 0, 0, 1, 0, 0, 0, 1, 0 }))
+      assert.are.equal(K.SAT_ERR_NOT_CONVEX, poly({ 0, 0, 4, 0, 1, 1, 0, 4 }))
+      -- a pentagram turns left at every point, twice around
+      local star = {}
+      for i = 0, 4 do
+        star[#star + 1] = math.cos(i * 4 * math.pi / 5)
+        star[#star + 1] = math.sin(i * 4 * math.pi / 5)
+      end
+      assert.are.equal(K.SAT_ERR_NOT_CONVEX, poly(star))
+      assert.are.equal(K.SAT_OK, poly({ 0, 0, 4, 0, 4, 3 }))
+      -- transforms: each refusal changes nothing
+      local s = {}
+      assert.are.equal(K.SAT_OK, S.sat_polygon_init(s, { 0.0, 4.0, 4.0 }, { 0.0, 0.0, 3.0 }, 3))
+      local before = S.sat_shape_copy({}, s)
+      assert.are.equal(K.SAT_ERR_NONFINITE, S.sat_shape_move(s, 0 / 0, 0.0))
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_move(s, 2e150, 0.0))
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_move_to(s, 0.0, -2e150))
+      assert.are.equal(K.SAT_ERR_NONFINITE, S.sat_shape_set_rotation(s, 1 / 0))
+      assert.are.equal(K.SAT_OK, S.sat_shape_rotate(s, 1.7e308))
+      assert.are.equal(K.SAT_ERR_ANGLE, S.sat_shape_rotate(s, 1.7e308))
+      s = S.sat_shape_copy({}, before)
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_rotate_about(s, 2.0, 1e150, 0.0))
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_rotate_about(s, math.pi, 1e150 - 1e135, 0.0))
+      assert.are.equal(K.SAT_ERR_BAD_SCALE, S.sat_shape_scale(s, 0.0))
+      assert.are.equal(K.SAT_ERR_BAD_SCALE, S.sat_shape_scale(s, -2.0))
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_scale(s, 1e150))
+      assert.are.equal(K.SAT_ERR_RANGE, S.sat_shape_scale(s, 1e-101))
+      for _, k in ipairs({ "px", "py", "plx", "ply", "angle", "scale", "bound" }) do
+        eq(before[k], s[k], "after refusals: " .. k)
+      end
+      assert.are.equal(K.SAT_ERR_NEGATIVE_RADIUS, S.sat_circle_set_radius(s, -1.0))
+      -- the messages, as the C's
+      for st = 0, 16 do
+        assert.are.equal(P.status_message(st), K.sat_status_message(st))
+      end
+    end)
+  end)
+end)
