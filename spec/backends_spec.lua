@@ -431,3 +431,182 @@ describe("the same errors on both backends, word for word and at the same line",
     assert.matches("^[^:]*backends_spec%.lua:%d+: bad self to 'collidesWith' %(shape expected, got vec%)$", msg)
   end)
 end)
+
+-- ---- the same numbers ----------------------------------------------------------------------
+
+-- Bit for bit: equal, zeros of the same sign, NaN for NaN; and of the same subtype from 5.3 on
+-- (the C binding pushes floats, and integers where it says so).
+local mathType = math.type
+local function same(x, y)
+  if type(x) ~= type(y) then
+    return false
+  end
+  if type(x) ~= "number" then
+    return x == y
+  end
+  if mathType and mathType(x) ~= mathType(y) then
+    return false
+  end
+  if x ~= x then
+    return y ~= y
+  end
+  return x == y and (x ~= 0 or 1 / x == 1 / y)
+end
+
+-- Every value of the lists equal (same), with what to say when not.
+local function sameList(want, got, what)
+  assert.are.equal(#want, #got, what .. ": count")
+  for i = 1, #want do
+    if not same(want[i], got[i]) then
+      error(("%s, value %d: native %s (%s), pure %s (%s)"):format(what, i, tostring(want[i]),
+        mathType and tostring(mathType(want[i])) or type(want[i]), tostring(got[i]),
+        mathType and tostring(mathType(got[i])) or type(got[i])), 2)
+    end
+  end
+end
+
+local function pack(...)
+  return { n = select("#", ...), ... }
+end
+
+local unpackList = rawget(_G, "unpack") or table.unpack
+
+describe("the same numbers on both backends", function()
+  local native, pure
+  if nativeFound then
+    native, pure = backend.new("native"), backend.new("lua")
+  end
+  local it_n = nativeFound and it or function(name) pending(name .. " [no native module loads here]") end
+
+  it_n("from vecs: fields, arithmetic, methods, tostring", function()
+    local rng = support.rng(4242)
+    for k = 1, 2000 do
+      local e = rng.int(-30, 30)
+      local x, y = (rng.next() - 0.5) * 10 ^ e, (rng.next() - 0.5) * 10 ^ rng.int(-30, 30)
+      if k % 7 == 0 then y = 0 end
+      if k % 11 == 0 then x = -0.0 end
+      local a, b = (rng.next() - 0.5) * 100, rng.next() * 7 - 3
+      local function run(s)
+        local v, w = s.vec(x, y), s.vec(a, b)
+        local out = { v.x, v.y, v:len(), v:len2(), v:dot(w), v:cross(w), v:dist(w) }
+        for _, r in ipairs({ v + w, v - w, -v, v * b, a * v, v / 3, v:normalized(), v:perp(),
+                             v:rotated(a), v:projectOn(w), v:reflect(w), v:clone() }) do
+          out[#out + 1] = r.x
+          out[#out + 1] = r.y
+        end
+        out[#out + 1] = tostring(v)
+        out[#out + 1] = v == w
+        return out
+      end
+      sameList(run(native), run(pure), "vec " .. k)
+    end
+  end)
+
+  -- A random shape of each kind (compounds aside), built by both from the same numbers.
+  local function shapeMaker(rng)
+    local kind = rng.int(1, 5)
+    local cx, cy = rng.range(-50, 50), rng.range(-50, 50)
+    if rng.next() < 0.1 then
+      cx, cy = cx + 1e9, cy - 1e9
+    end
+    local r = rng.range(0.5, 10)
+    if kind == 1 then
+      return function(s) return s.circle(cx, cy, r) end
+    elseif kind == 2 then
+      local w, h = rng.range(0.5, 20), rng.range(0.5, 20)
+      return function(s) return s.box(cx, cy, w, h) end
+    elseif kind == 3 then
+      local n = rng.int(3, 12)
+      local pts = support.ngon(n, cx, cy, r)
+      return function(s) return s.polygon(pts) end
+    elseif kind == 4 then
+      local x2, y2 = cx + rng.range(-20, 20), cy + rng.range(-20, 20)
+      return function(s) return s.segment(cx, cy, x2, y2) end
+    end
+    local x2, y2 = cx + rng.range(-20, 20), cy + rng.range(-20, 20)
+    return function(s) return s.capsule(cx, cy, x2, y2, r / 2) end
+  end
+
+  -- What a shape tells about itself: position, rotation, bbox, area, its kind's own.
+  local function describeShape(sh, out)
+    local function add(...)
+      local t = pack(...)
+      for i = 1, t.n do out[#out + 1] = t[i] end
+    end
+    add(sh:position())
+    add(sh:rotation(), sh:area(), sh:kind(), tostring(sh), sh.category, sh.mask)
+    add(sh:bbox())
+    local kind = sh:kind()
+    if kind == "polygon" then
+      add(unpackList(sh:vertices()))
+    elseif kind == "circle" then
+      add(sh:radius())
+    else
+      add(sh:endpoints())
+      if kind == "capsule" then add(sh:radius()) end
+    end
+    add(sh:contains(sh:position()), sh:contains(0, 0))
+    return out
+  end
+
+  it_n("from shapes: built, moved, turned about themselves and pivots, scaled, filtered, cloned",
+    function()
+      local rng = support.rng(777)
+      for k = 1, 400 do
+        local make = shapeMaker(rng)
+        local steps = {}
+        for i = 1, 6 do
+          steps[i] = { rng.int(1, 6), rng.range(-5, 5), rng.range(-5, 5), rng.range(-3, 3),
+            rng.range(0.5, 2) }
+        end
+        local function run(s)
+          local sh = make(s)
+          local out = describeShape(sh, {})
+          for _, st in ipairs(steps) do
+            local op = st[1]
+            if op == 1 then sh:move(st[2], st[3])
+            elseif op == 2 then sh:moveTo(st[2] * 10, st[3] * 10)
+            elseif op == 3 then sh:rotate(st[4])
+            elseif op == 4 then sh:setRotation(st[4], st[2], st[3])
+            elseif op == 5 then sh:scale(st[5])
+            else sh:rotate(st[4], st[3], st[2]) end
+            describeShape(sh, out)
+          end
+          sh.category, sh.mask = k, -k
+          local c = sh:clone()
+          return describeShape(c, out)
+        end
+        sameList(run(native), run(pure), "shape " .. k)
+      end
+    end)
+
+  it_n("from pair calls: test, collidesWith, collide (new and reused), for every pair of kinds",
+    function()
+      local rng = support.rng(31337)
+      for k = 1, 300 do
+        local ma, mb = shapeMaker(rng), shapeMaker(rng)
+        local dx, dy = rng.range(-15, 15), rng.range(-15, 15)
+        local function run(s)
+          local a, b = ma(s), mb(s)
+          local bx, by = a:position()
+          b:moveTo(bx + dx, by + dy)
+          local out = { s.test(a, b), s.test(b, a) }
+          for _, v in ipairs(pack(a:collidesWith(b))) do out[#out + 1] = v end
+          local reused = {}
+          for _, r in ipairs({ s.collide(a, b) or false, s.collide(b, a, reused) or false }) do
+            if r then
+              out[#out + 1] = tostring(r)
+              for _, v in ipairs({ r.overlap, r.normal.x, r.normal.y, r.mtv.x, r.mtv.y, r.aInB,
+                                   r.bInA }) do
+                out[#out + 1] = v
+              end
+            else
+              out[#out + 1] = false
+            end
+          end
+          return out
+        end
+        sameList(run(native), run(pure), "pair " .. k)
+      end
+    end)
+end)
