@@ -217,6 +217,15 @@ function M.compound_core()
   return compound_core
 end
 
+-- sat_raycast.lua (sat_shape_raycast, as sat_raycast.c defines it), loaded on first use.
+local raycast_core
+function M.raycast_core()
+  if raycast_core == nil then
+    raycast_core = require("sat.pure.sat_raycast")
+  end
+  return raycast_core
+end
+
 -- ---- constructors -----------------------------------------------------------------------
 
 local function l_circle(...)
@@ -642,7 +651,7 @@ local function shape_raycast(...)
   y1 = checkfinite(y1, 3, top)
   x2 = checkfinite(x2, 4, top)
   y2 = checkfinite(y2, 5, top)
-  local hit, t, nx, ny = S.sat_shape_raycast(rec, x1, y1, x2, y2)
+  local hit, t, nx, ny = M.raycast_core().sat_shape_raycast(rec, x1, y1, x2, y2)
   if hit == 0 then
     return nil
   end
