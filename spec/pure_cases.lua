@@ -268,6 +268,48 @@ function cases.new(seed)
     return { kind = "capsule", cx, cy, cx, cy, 0.0, ops = {} }
   end
 
+  -- Two descriptions (kinds given) placed against each other exactly: touching (an edge
+  -- on an edge, a circle on a face, ends meeting), on integers (exact in both), near the
+  -- origin or at 1e9 (still exact); or overlapping by an exact amount. Not turned: their
+  -- edges are the axes.
+  function g.touching(ka, kb)
+    local far = rng.next() < 0.5 and 1e9 or 0
+    local x, y = rng.int(-20, 20) + far, rng.int(-20, 20) - far
+    local w, h = rng.int(1, 8), rng.int(1, 8)
+    local dent = rng.next() < 0.3 and rng.int(0, 2) * 0.5 or 0 -- overlap, exactly
+    local function at(kind, side) -- a shape on the line x = x0 (side -1: left of it)
+      local x0 = x + w - dent * (side > 0 and 1 or 0)
+      local cy = y + rng.int(0, h)
+      if kind == "polygon" then
+        local bw, bh = rng.int(1, 6), rng.int(1, 6)
+        local x1 = side > 0 and x0 or x0 - bw
+        return { kind = kind, pts = { x1, cy, x1 + bw, cy, x1 + bw, cy + bh, x1, cy + bh },
+          lean = true, ops = {} }
+      elseif kind == "circle" then
+        local r = rng.int(1, 4)
+        return { kind = kind, x0 + side * r, cy, r, ops = {} }
+      elseif kind == "segment" then
+        if rng.next() < 0.5 then -- along the line
+          return { kind = kind, x0, cy, x0, cy + rng.int(1, 5), ops = {} }
+        end
+        return { kind = kind, x0, cy, x0 + side * rng.int(1, 5), cy + rng.int(-3, 3), ops = {} }
+      end
+      local r = rng.int(0, 3)
+      if rng.next() < 0.5 then
+        return { kind = kind, x0 + side * r, cy, x0 + side * r, cy + rng.int(0, 5), r, ops = {} }
+      end
+      return { kind = kind, x0 + side * r, cy, x0 + side * (r + rng.int(1, 5)), cy, r, ops = {} }
+    end
+    local a
+    if ka == "polygon" then
+      a = { kind = ka, pts = { x, y, x + w, y, x + w, y + h, x, y + h }, lean = true, ops = {} }
+    else
+      a = at(ka, -1)
+      -- shift so that its right side is on the line: a was built left of x + w
+    end
+    return a, at(kb, 1)
+  end
+
   return g
 end
 
