@@ -35,6 +35,17 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
+# 2. the rockspec installs every Lua file of lua/sat/ (the pure backend's included)
+grep -o '"lua/sat/[A-Za-z0-9_/]*\.lua"' "$rockspec" | tr -d '"' | sort >"$work/listed"
+git ls-files --cached --others --exclude-standard 'lua/sat/*.lua' | sort >"$work/files"
+if cmp -s "$work/listed" "$work/files"; then
+  ok "rockspec lists every lua/sat file"
+else
+  bad "rockspec modules differ from lua/sat/ (update $rockspec)"
+  echo "  not listed: $(comm -13 "$work/listed" "$work/files" | tr '\n' ' ')"
+  echo "  no such file: $(comm -23 "$work/listed" "$work/files" | tr '\n' ' ')"
+fi
+
 cat >"$work/check.lua" <<'LUA'
 local sat = require("sat")
 local a, b = sat.circle(0, 0, 1), sat.box(0.5, -1, 2, 2)
@@ -49,6 +60,17 @@ assert(type(require("sat.world")) == "table", "sat.world")
 assert(type(sat.debug) == "table", "sat.debug")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))
+LUA
+
+# no native module on the paths: sat falls back on the pure backend, silently
+cat >"$work/pure.lua" <<'LUA'
+local sat = require("sat")
+assert(sat.backend == "lua", "backend " .. tostring(sat.backend))
+assert(type(sat.nativeError) == "string" and sat.nativeError:find("sat.core", 1, true),
+  "nativeError " .. tostring(sat.nativeError))
+local r = assert(sat.collide(sat.circle(0, 0, 1), sat.box(0.5, -1, 2, 2)), "no response")
+assert(math.abs(r.overlap - 0.5) < 1e-12, "overlap " .. r.overlap)
+print(sat._VERSION .. ", pure-Lua backend")
 LUA
 
 for v in 5.4 5.3 5.1; do
@@ -83,6 +105,12 @@ for v in 5.4 5.3 5.1; do
       ok "$interp requires sat from the Lua $v tree: $out"
     else
       bad "$interp requires sat from the Lua $v tree"
+      printf '%s\n' "$out"
+    fi
+    if out=$(cd "$work" && LUA_PATH="$lpath" LUA_CPATH="" "$interp" pure.lua 2>&1); then
+      ok "$interp without the native module: $out"
+    else
+      bad "$interp without the native module falls back on the pure backend"
       printf '%s\n' "$out"
     fi
   done
