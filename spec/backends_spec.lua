@@ -115,8 +115,9 @@ describe("sat.backend", function()
       local savedLoaded, savedPreload = package.loaded["sat.core"], package.preload["sat.core"]
       package.loaded["sat.core"] = nil
       package.preload["sat.core"] = function() tried = true return {} end
-      local core, name, _, why = backend.load("lua")
+      local ok, core, name, _, why = pcall(backend.load, "lua")
       package.loaded["sat.core"], package.preload["sat.core"] = savedLoaded, savedPreload
+      assert(ok, core)
       assert.is_false(tried)
       assert.are.equal("lua", name)
       assert.are.equal(require(PURE), core)
