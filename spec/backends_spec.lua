@@ -348,7 +348,6 @@ local CASES = {
   function(s) local c = s.circle(0, 0, 1) c.category = 0 / 0 end,
   function(s) local c = s.circle(0, 0, 1) c.tag = 1 c.category = {} end,
   function(s) setmetatable(s.collide(s.circle(0, 0, 1), s.circle(0, 0, 1)), {}) end,
-  function(s) local e = s.explain(s.circle(0, 0, 1), s.circle(0, 0, 1)) getmetatable(e).__tostring(5) end,
   function(s)
     local r = s.collide(s.circle(0, 0, 1), s.circle(0, 0, 1))
     debug.getmetatable(r).__tostring(s.vec(1, 2))
@@ -372,6 +371,14 @@ local SELF_CASES = {
   function(s) local v = s.vec(1, 2) local r = v.clone("x") return r end,
   function(s) local p = s.box(0, 0, 1, 1) p.move(5, 1, 1) end,
   function(s) local t = { moveTo = s.box(0, 0, 1, 1).moveTo } t:moveTo(1, 2) end,
+}
+
+local EXPLAIN_CASES = {
+  function(s) local e = s.explain(s.circle(0, 0, 1), s.circle(0, 0, 1)) getmetatable(e).__tostring(5) end,
+  function(s)
+    local e = s.explain(s.circle(0, 0, 1), s.circle(0, 0, 1))
+    getmetatable(e).__tostring(s.box(0, 0, 1, 1))
+  end,
 }
 
 local COMPOUND_CASES = {
@@ -411,6 +418,11 @@ describe("the same errors on both backends, word for word and at the same line",
   end
   it_self("for a method called on the wrong receiver", function()
     compare(SELF_CASES, native, pure)
+  end)
+
+  local it_e = nativeFound and support.needs(it, pending, "explain") or it_n
+  it_e("for explanations", function()
+    compare(EXPLAIN_CASES, native, pure)
   end)
 
   local it_c = nativeFound and support.needs(it, pending, "compound") or it_n

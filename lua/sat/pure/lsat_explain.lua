@@ -7,9 +7,9 @@
 -- builds a table.
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
-local E = require("sat.pure.sat_explain")
-local CT = require("sat.pure.sat_contacts")
-local SW = require("sat.pure.sat_sweep")
+local E = U.core_file("sat.pure.sat_explain", "explain")
+local CT = U.core_file("sat.pure.sat_contacts", "contacts")
+local SW = U.core_file("sat.pure.sat_sweep", "sweep")
 
 local M = {}
 

@@ -25,6 +25,8 @@
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local S = require("sat.pure.sat_shape")
+local RC = U.core_file("sat.pure.sat_raycast", "raycast") -- sat_shape_raycast (sat_raycast.c)
+local CP = U.core_file("sat.pure.sat_compound", "compounds") -- concave, compound, chain
 
 local M = {}
 
@@ -203,29 +205,6 @@ local function check_kind(s, method, kind, other, top)
   return rec
 end
 
--- The compounds' core (sat_compound.lua), loaded on first use: a later port.
-local compound_core
-function M.compound_core()
-  if compound_core == nil then
-    local ok, mod = pcall(require, "sat.pure.sat_compound")
-    if not ok then
-      luaerror("the pure backend has no compounds yet (sat.pure.sat_compound: " .. tostring(mod)
-        .. ")")
-    end
-    compound_core = mod
-  end
-  return compound_core
-end
-
--- sat_raycast.lua (sat_shape_raycast, as sat_raycast.c defines it), loaded on first use.
-local raycast_core
-function M.raycast_core()
-  if raycast_core == nil then
-    raycast_core = require("sat.pure.sat_raycast")
-  end
-  return raycast_core
-end
-
 -- ---- constructors -----------------------------------------------------------------------
 
 local function l_circle(...)
@@ -396,11 +375,10 @@ local function push_concave(xs, ys, n)
   if n < 3 then
     argerror(1, status_message(K.SAT_ERR_TOO_FEW_POINTS))
   end
-  local C = M.compound_core()
-  local st, work = C.sat_concave_prepare(xs, ys, n)
+  local st, work = CP.sat_concave_prepare(xs, ys, n)
   checkstatus(st, 1)
   local rec = {}
-  C.sat_concave_build(rec, work)
+  CP.sat_concave_build(rec, work)
   return finish_shape(rec)
 end
 
@@ -410,14 +388,13 @@ end
 
 -- chain(points [, closed])
 local function push_chain(xs, ys, n, closed)
-  local C = M.compound_core()
-  local st = C.sat_chain_bytes(xs, ys, n, closed)
+  local st = CP.sat_chain_bytes(xs, ys, n, closed)
   if st == K.SAT_ERR_NO_PARTS then
     argerror(1, "needs at least 2 distinct points")
   end
   checkstatus(st, 1)
   local rec = {}
-  checkstatus(C.sat_chain_init(rec, xs, ys, n, closed), 1)
+  checkstatus(CP.sat_chain_init(rec, xs, ys, n, closed), 1)
   return finish_shape(rec)
 end
 
@@ -452,9 +429,8 @@ local function l_compound(...)
       argerror(1, format("shape expected at index %d, got %s", i, type_name(v)))
     end
   end
-  local C = M.compound_core()
   local rec = {}
-  checkstatus(C.sat_compound_init(rec, parts, n), 1)
+  checkstatus(CP.sat_compound_init(rec, parts, n), 1)
   return finish_shape(rec)
 end
 
@@ -651,7 +627,7 @@ local function shape_raycast(...)
   y1 = checkfinite(y1, 3, top)
   x2 = checkfinite(x2, 4, top)
   y2 = checkfinite(y2, 5, top)
-  local hit, t, nx, ny = M.raycast_core().sat_shape_raycast(rec, x1, y1, x2, y2)
+  local hit, t, nx, ny = RC.sat_shape_raycast(rec, x1, y1, x2, y2)
   if hit == 0 then
     return nil
   end

@@ -456,6 +456,24 @@ function M.copy_entries(src, dst)
   end
 end
 
+--- The core file `name` (a module of lua/sat/pure), or, while it is not ported yet (no such
+-- file), a stand-in whose every function raises "the pure backend has no <what> yet
+-- (<name>)": the rest of the backend loads and works meanwhile. An error inside a file that
+-- exists is raised as it is.
+function M.core_file(name, what)
+  local ok, mod = pcall(require, name)
+  if ok then
+    return mod
+  end
+  if not tostring(mod):find("module '" .. name .. "' not found", 1, true) then
+    error(mod, 0)
+  end
+  local msg = "the pure backend has no " .. what .. " yet (" .. name .. ")"
+  return setmetatable({}, { __index = function()
+    return function() M.error(msg) end
+  end })
+end
+
 --- The number of arguments in ... (a function's `top`).
 function M.top(...)
   return select("#", ...)
