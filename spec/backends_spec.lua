@@ -149,7 +149,7 @@ describe("sat.backend", function()
 end)
 
 describe("both backends in one process (backend.new)", function()
-  local it_both = nativeFound and support.needs(it, pending, "world")
+  local it_both = nativeFound and support.needsPure(it, pending, "world")
     or function(name) pending(name .. " [no native module loads here]") end
 
   it("refuses another name", function()
@@ -420,12 +420,12 @@ describe("the same errors on both backends, word for word and at the same line",
     compare(SELF_CASES, native, pure)
   end)
 
-  local it_e = nativeFound and support.needs(it, pending, "explain") or it_n
+  local it_e = nativeFound and support.needsPure(it, pending, "explain") or it_n
   it_e("for explanations", function()
     compare(EXPLAIN_CASES, native, pure)
   end)
 
-  local it_c = nativeFound and support.needs(it, pending, "compound") or it_n
+  local it_c = nativeFound and support.needsPure(it, pending, "compound") or it_n
   it_c("for compounds", function()
     compare(COMPOUND_CASES, native, pure)
   end)

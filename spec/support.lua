@@ -14,12 +14,14 @@ support.coreName = backend.module
 -- What the pure backend does not have yet, by feature: the reason a test needing it is
 -- pending there, or nil when the feature is in (always on the native backend). Each reason
 -- names the files that are missing, and goes away by itself when they land.
-local function missing(feature)
-  if support.native then
+-- (With pure set, the pure backend's answer whichever backend the specs run on: for specs that
+-- drive both.)
+local function missing(feature, pure)
+  if support.native and not pure then
     return nil
   end
   if feature == "world" then
-    if backend.core.newHash == nil then
+    if require("sat.pure.lsat_module").newHash == nil then
       return "the pure backend has no spatial hash yet (lsat_hash.lua, sat_hash*.lua): no world"
     end
   elseif feature == "compound" then
@@ -35,6 +37,9 @@ local function missing(feature)
       return ("the pure backend has no %s yet (%s.lua)"):format(feature, file:gsub("%.", "/"))
     end
   elseif feature == "native" then
+    if pure then
+      return nil
+    end
     return "about the native module itself (C, its FFI path, its loader): not the pure backend"
   else
     error("unknown feature " .. tostring(feature))
@@ -44,12 +49,16 @@ end
 support.missing = missing
 
 -- The reasons why the features listed are missing, joined; nil when none is.
-local function reasons(...)
+local function reasonsOf(pure, ...)
   local list = {}
   for i = 1, select("#", ...) do
-    list[#list + 1] = missing((select(i, ...)))
+    list[#list + 1] = missing((select(i, ...)), pure)
   end
   return #list > 0 and table.concat(list, "; ") or nil
+end
+
+local function reasons(...)
+  return reasonsOf(false, ...)
 end
 
 -- `it` for tests that need every feature listed ("world", "compound", "contacts", "sweep",
@@ -58,6 +67,17 @@ end
 --   local it_world = support.needs(it, pending, "world")
 function support.needs(it, pending, ...)
   local why = reasons(...)
+  if why == nil then
+    return it
+  end
+  return function(name)
+    pending(name .. " [" .. why .. "]")
+  end
+end
+
+-- The same for tests that drive the pure backend whichever backend the specs run on.
+function support.needsPure(it, pending, ...)
+  local why = reasonsOf(true, ...)
   if why == nil then
     return it
   end
