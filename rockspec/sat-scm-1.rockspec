@@ -33,6 +33,8 @@ build = {
         "src/core/sat_contacts.c",
         "src/core/sat_explain.c",
         "src/core/sat_hash.c",
+        "src/core/sat_hash_query.c",
+        "src/core/sat_hash_step.c",
         "src/core/sat_raycast.c",
         "src/core/sat_shape.c",
         "src/core/sat_sweep.c",
@@ -52,6 +54,9 @@ build = {
     sat = "lua/sat/init.lua",
     ["sat.backend"] = "lua/sat/backend.lua",
     ["sat.world"] = "lua/sat/world.lua",
+    ["sat.world_check"] = "lua/sat/world_check.lua",
+    ["sat.world_events"] = "lua/sat/world_events.lua",
+    ["sat.world_move"] = "lua/sat/world_move.lua",
     ["sat.debug"] = "lua/sat/debug.lua",
     ["sat.fast"] = "lua/sat/fast.lua",
     ["sat.pure.lsat_explain"] = "lua/sat/pure/lsat_explain.lua",
@@ -67,4 +72,7 @@ build = {
     ["sat.pure.sat_math_shim"] = "lua/sat/pure/sat_math_shim.lua",
     ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
   },
+  -- the LuaLS definitions, into the rock's directory (`luarocks show --rock-dir sat`), never
+  -- on the module path: point an editor's workspace.library at its library/ (README.md)
+  copy_directories = { "library" },
 }

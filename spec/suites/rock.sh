@@ -2,7 +2,9 @@
 # LuaRocks packaging: rockspec/sat-scm-1.rockspec lists the C sources `make sources` prints
 # (the one recipe checked against the Makefile), and for each Lua `luarocks make` installs
 # into an empty tree (offline: the only dependency, lua, is the VM), after which a clean
-# interpreter with nothing but that tree on its paths requires sat and runs a collision. The build happens in a copy of the sources (luarocks leaves .o files).
+# interpreter with nothing but that tree on its paths requires sat and runs a collision; the
+# LuaLS definitions (library/sat.lua) are in the rock's directory, not on the module path.
+# The build happens in a copy of the sources (luarocks leaves .o files).
 # Last line: `luarocks: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -91,7 +93,7 @@ for v in 5.4 5.3 5.1; do
   src="$work/src-$v"
   tree="$work/tree-$v"
   mkdir -p "$src"
-  cp -r "$root/src" "$root/lua" "$root/rockspec" "$src/"
+  cp -r "$root/src" "$root/lua" "$root/library" "$root/rockspec" "$src/"
   if (cd "$src" && luarocks --lua-version "$v" make "$rockspec" --tree="$tree") \
       >"$work/make-$v.log" 2>&1; then
     ok "luarocks --lua-version $v make"
@@ -99,6 +101,15 @@ for v in 5.4 5.3 5.1; do
     bad "luarocks --lua-version $v make"
     tail -n 20 "$work/make-$v.log"
     continue
+  fi
+  rockdir=$(luarocks --lua-version "$v" --tree="$tree" show --rock-dir sat 2>/dev/null)
+  if [ -n "$rockdir" ] && cmp -s "$root/library/sat.lua" "$rockdir/library/sat.lua"; then
+    ok "Lua $v: the rock's directory holds library/sat.lua (the LuaLS definitions)"
+  else
+    bad "Lua $v: library/sat.lua in the rock's directory (${rockdir:-not found})"
+  fi
+  if [ -e "$tree/share/lua/$v/sat/library" ] || [ -e "$tree/share/lua/$v/library" ]; then
+    bad "Lua $v: the LuaLS definitions were installed on the module path"
   fi
   lpath="$tree/share/lua/$v/?.lua;$tree/share/lua/$v/?/init.lua"
   cpath="$tree/lib/lua/$v/?.so"
