@@ -7,7 +7,7 @@
 --   backend.name         "native" or "lua" (sat.backend)
 --   backend.module       the name the core was required by: "sat.core" or "sat.pure.lsat_module"
 --   backend.nativeError  why the native module did not load when sat fell back to the pure
---                        backend (sat.nativeError); nil when it loaded or was not tried
+--                        backend (sat.nativeError); false when it loaded or was not tried
 --   backend.new(name)    a complete, independent sat table on the core named ("native" or
 --                        "lua"): its own copy of the Lua layer (world, debug, ...), loaded
 --                        afresh, sharing nothing with require("sat") but the core module. For
@@ -67,16 +67,16 @@ local function load_native()
   return nil, tostring(core)
 end
 
---- backend.load([name]) -> core, name, module, nativeError: the core named ("native", "lua"),
+--- backend.load([name]) -> core, name, module, nativeError (a string, or false): the core named ("native", "lua"),
 -- or, with no name, the native one when it loads and the pure one otherwise. "native" raises
 -- the native module's own error when it does not load.
 function backend.load(name)
   if name == "lua" then
-    return require(PURE), "lua", PURE, nil
+    return require(PURE), "lua", PURE, false
   end
   local core, why = load_native()
   if core ~= nil then
-    return core, "native", NATIVE, nil
+    return core, "native", NATIVE, false
   end
   if name == "native" then
     error(why, 0)
