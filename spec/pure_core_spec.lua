@@ -12,14 +12,21 @@ local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
 local C = require("sat.pure.sat_collide")
+local E = require("sat.pure.sat_explain")
+local R = require("sat.pure.sat_raycast")
+local CT = require("sat.pure.sat_contacts")
+local SW = require("sat.pure.sat_sweep")
 
 local same, show = cases.same, cases.show
 
--- Cases per kind (shapes) and per kind pair; the counts are printed at the end.
-local N_SHAPES = 1500
-local N_BAD = 400
-local N_PAIRS = 2000
-local N_TOUCHING = 500
+-- Cases per kind (shapes) and per kind pair; the counts are printed at the end (to stderr).
+-- PURE_CORE_SCALE multiplies them (the default keeps the spec to seconds a Lua; a long run:
+-- PURE_CORE_SCALE=10).
+local SCALE = tonumber(os.getenv("PURE_CORE_SCALE") or "") or 1
+local N_SHAPES = math.floor(600 * SCALE)
+local N_BAD = math.floor(200 * SCALE)
+local N_PAIRS = math.floor(1000 * SCALE)
+local N_TOUCHING = math.floor(200 * SCALE)
 
 local KINDS = { "polygon", "circle", "segment", "capsule" }
 
@@ -63,6 +70,8 @@ local function same_shape(p, s, what)
     eq_array(f.ny, s.ny, n, what .. ".ny")
     eq_array(f.ox, s.ox, n, what .. ".ox")
     eq_array(f.oy, s.oy, n, what .. ".oy")
+    eq_array(f.sup, s.sup, n, what .. ".sup")
+    eq_array(f.least, s.least, n, what .. ".least")
     if f.lean ~= (s.lx == nil) then
       error(what .. ": lean in C " .. tostring(f.lean) .. ", not in Lua")
     end
@@ -116,6 +125,36 @@ local function same_queries(g, p, s, what)
   end
   pts[#pts + 1] = { a, b }
   pts[#pts + 1] = { 0 / 0, b }
+  -- raycasts: between the points above and others about the box (from inside, grazing,
+  -- along edges, of no length, far)
+  local rng = g.rng
+  local w2, h2 = x2 - x1, y2 - y1
+  local hit = {}
+  for k = 1, #pts do
+    local q, o = pts[k], pts[(k * 5) % #pts + 1]
+    local rays = {
+      { q[1], q[2], o[1], o[2] },
+      { rng.range(x1 - w2, x2 + w2), rng.range(y1 - h2, y2 + h2), q[1], q[2] },
+      { q[1] - w2, q[2], q[1] + w2, q[2] },
+      { q[1], q[2], q[1], q[2] },
+      { q[1], q[2], q[1] + rng.range(-1, 1) * 1e6, q[2] + rng.range(-1, 1) * 1e6 },
+    }
+    for _, ray in ipairs(rays) do
+      local want = { P.raycast(p, ray[1], ray[2], ray[3], ray[4]) }
+      local h = R.sat_shape_raycast(s, ray[1], ray[2], ray[3], ray[4], hit)
+      if want[1] ~= h then
+        error(("%s raycast(%s, %s, %s, %s): C %d, Lua %d"):format(what, show(ray[1]), show(ray[2]),
+          show(ray[3]), show(ray[4]), want[1], h))
+      end
+      if h == 1 then
+        eq(want[2], hit.t, what .. " raycast t")
+        eq(want[3], hit.nx, what .. " raycast nx")
+        eq(want[4], hit.ny, what .. " raycast ny")
+        tally("raycast hits")
+      end
+      tally("raycasts")
+    end
+  end
   for _, q in ipairs(pts) do
     if P.contains(p, q[1], q[2]) ~= S.sat_shape_contains(s, q[1], q[2]) then
       error(("%s contains(%s, %s): C %d"):format(what, show(q[1]), show(q[2]),
@@ -179,8 +218,115 @@ local function place_near(g, pa, pb, sb, reach)
   assert.are.equal(st, S.sat_shape_move(sb, dx, dy))
 end
 
+local AXIS_INTS = { "from", "feature", "index", "separates" }
+local AXIS_NUMBERS = { "nx", "ny", "a_min", "a_max", "b_min", "b_max", "overlap" }
+local RESULT_NUMBERS = { "overlap", "nx", "ny", "mx", "my" }
+
+-- sat_explain of a pair as the C's: the verdict, every axis, the result.
+local function same_explanation(p1, s1, p2, s2, what)
+  local w = P.explain(p1, p2)
+  local e, axes = {}, {}
+  local hit = E.sat_explain(s1, s2, e, axes, 1000)
+  assert.are.equal(w.hit, hit, what .. " explain hit")
+  assert.are.equal(w.count, e.count, what .. " explain count")
+  assert.are.equal(w.deciding, e.deciding, what .. " explain deciding")
+  eq(w.containment, e.containment, what .. " explain containment")
+  for _, k in ipairs(RESULT_NUMBERS) do
+    eq(w[k], e.result[k], what .. " explain result " .. k)
+  end
+  assert.are.equal(w.a_in_b, e.result.a_in_b, what .. " explain a_in_b")
+  assert.are.equal(w.b_in_a, e.result.b_in_a, what .. " explain b_in_a")
+  for k = 1, w.count do
+    local wa, la = w.axes[k], axes[k]
+    for _, f in ipairs(AXIS_INTS) do
+      if wa[f] ~= la[f] then
+        error(("%s explain axis %d %s: C %s, Lua %s"):format(what, k, f, show(wa[f]), show(la[f])))
+      end
+    end
+    for _, f in ipairs(AXIS_NUMBERS) do
+      eq(wa[f], la[f], what .. " explain axis " .. k .. " " .. f)
+    end
+  end
+  tally("explained")
+  tally("axes", w.count)
+end
+
+-- sat_contacts of a pair as the C's.
+local function same_contacts(p1, s1, p2, s2, what)
+  local w = { P.contacts(p1, p2) }
+  local l = { CT.sat_contacts(s1, s2) }
+  if w[1] ~= l[1] then
+    error(("%s contacts: C %d points, Lua %d"):format(what, w[1], l[1]))
+  end
+  for k = 2, 1 + 2 * w[1] do
+    eq(w[k], l[k], what .. " contact " .. (k - 1))
+  end
+  tally("contacts")
+  tally("contact points", w[1])
+end
+
+local HIT_NUMBERS = { "t", "mx", "my", "dist2" }
+
+-- sat_sweep and sat_sweep_contact of a pair along motions as the C's.
+local function same_sweeps(g, p1, s1, p2, s2, what)
+  local rng = g.rng
+  local f1, f2 = P.fields(p1), P.fields(p2)
+  local dx, dy = f2.px - f1.px, f2.py - f1.py
+  local size = f1.bound + f2.bound
+  local special = ({ { 2 * dx, 2 * dy }, { 0.0, 0.0 }, { dx * 1e6, dy * 1e6 }, { -dx, -dy },
+    { 0 / 0, 1 }, { 1e151, 0 } })[rng.int(1, 6)]
+  local motions = {
+    { dx, dy }, { rng.range(-1, 1) * size, rng.range(-1, 1) * size },
+    { dx * rng.range(0, 1.5) + rng.range(-0.1, 0.1) * size, dy * rng.range(0, 1.5) }, special,
+  }
+  local hit = {}
+  for k, v in ipairs(motions) do
+    local w = { P.sweep(p1, v[1], v[2], p2) }
+    local h = SW.sat_sweep(s1, v[1] * 1.0, v[2] * 1.0, s2, hit)
+    local o = what .. " sweep " .. k
+    if w[1] ~= h then
+      error(("%s: C %d, Lua %d"):format(o, w[1], h))
+    end
+    if h == 1 then
+      assert.are.equal(w[2], hit.overlapping, o .. " overlapping")
+      for i, f in ipairs(HIT_NUMBERS) do
+        eq(w[2 + i], hit[f], o .. " " .. f)
+      end
+      for i, f in ipairs(RESULT_NUMBERS) do
+        eq(w[6 + i], hit.result[f], o .. " result " .. f)
+      end
+      assert.are.equal(w[12], hit.result.a_in_b, o .. " a_in_b")
+      assert.are.equal(w[13], hit.result.b_in_a, o .. " b_in_a")
+      tally("sweep hits")
+    end
+    tally("sweeps")
+    -- both moving
+    local bv = { rng.range(-1, 1) * size, rng.range(-1, 1) * size }
+    if rng.next() < 0.05 then
+      bv = { 1, 0 / 0 }
+    end
+    w = { P.sweep_contact(p1, v[1], v[2], p2, bv[1], bv[2]) }
+    local l = { CT.sat_sweep_contact(s1, v[1] * 1.0, v[2] * 1.0, s2, bv[1] * 1.0, bv[2] * 1.0, hit) }
+    if w[1] ~= l[1] then
+      error(("%s contact: C %d, Lua %d"):format(o, w[1], l[1]))
+    end
+    if l[1] == 1 then
+      assert.are.equal(w[2], hit.overlapping, o .. " contact overlapping")
+      for i, f in ipairs(HIT_NUMBERS) do
+        eq(w[2 + i], hit[f], o .. " contact " .. f)
+      end
+      for i, f in ipairs(RESULT_NUMBERS) do
+        eq(w[6 + i], hit.result[f], o .. " contact result " .. f)
+      end
+      eq(w[14], l[2], o .. " contact point x")
+      eq(w[15], l[3], o .. " contact point y")
+      tally("sweep contacts")
+    end
+  end
+end
+
 -- sat_test and sat_collide of a pair, in both orders, as the C's.
-local function same_pair(pa, sa, pb, sb, what)
+local function same_pair(pa, sa, pb, sb, what, g)
   for order = 1, 2 do
     local p1, s1, p2, s2 = pa, sa, pb, sb
     if order == 2 then
@@ -197,6 +343,11 @@ local function same_pair(pa, sa, pb, sb, what)
       error(("%s (order %d): sat_collide C %d, Lua %d"):format(what, order, w[1], hit))
     end
     tally("tests")
+    same_explanation(p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    same_contacts(p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    if g then
+      same_sweeps(g, p1, s1, p2, s2, what .. " (order " .. order .. ")")
+    end
     if hit == 1 then
       local o = what .. " (order " .. order .. ") "
       eq(w[2], r.overlap, o .. "overlap")
@@ -457,7 +608,7 @@ describe("pure core (lua/sat/pure) against the C core", function()
               local pb, sb = build(db, what .. " b", true)
               if pa and pb then
                 place_near(g, pa, pb, sb, i % 10 == 0 and 0.05 or 1.2)
-                same_pair(pa, sa, pb, sb, what)
+                same_pair(pa, sa, pb, sb, what, g)
                 if i % 50 == 0 then
                   same_pair(pa, sa, pa, sa, what .. " itself")
                 end
@@ -470,7 +621,7 @@ describe("pure core (lua/sat/pure) against the C core", function()
               local pa, sa = build(da, what .. " a")
               local pb, sb = build(db, what .. " b")
               if pa and pb then
-                same_pair(pa, sa, pb, sb, what)
+                same_pair(pa, sa, pb, sb, what, g)
                 tally("touching")
               end
             end

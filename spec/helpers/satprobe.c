@@ -217,6 +217,19 @@ static int p_fields(lua_State *L)
             set_array(L, "lx", sat__clocal(s), n, 0);
             set_array(L, "ly", sat__clocal(s), n, 1);
         }
+        /* what the C derives where it reads it, and the pure core keeps */
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; i++) {
+            lua_pushnumber(L, sat__support(s, i));
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "sup");
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; i++) {
+            lua_pushnumber(L, sat__least(s, i));
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "least");
         if (n > 4) {
             const void *d = s->v + 2 * n;
             lua_createtable(L, n, 0);

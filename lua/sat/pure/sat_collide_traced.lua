@@ -159,32 +159,15 @@ end
 -- numbered a's first, then b's (0-based, as in C).
 local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
   local ca, cb = a.count, b.count
-  local anx, any, aox, aoy, adeep = a.nx, a.ny, a.ox, a.oy, a.deep
-  local bnx, bny, box, boy, bdeep = b.nx, b.ny, b.ox, b.oy, b.deep
+  local anx, any, aox, aoy, asup, aleast = a.nx, a.ny, a.ox, a.oy, a.sup, a.least
+  local bnx, bny, box, boy, bsup, bleast = b.nx, b.ny, b.ox, b.oy, b.sup, b.least
   local a_in_b, b_in_a = true, true
   local at_a0, at_a1, at_b0, at_b1 = 1, 1, 1, 1
   local ldepth, lindex, lneg = HUGE, 0, false -- least_axis: its code is 2 * index + neg
 
   for i = 1, ca do
     local nx, ny = anx[i], any[i]
-    -- sat__support and sat__least
-    local amax, amin = aox[i] * nx + aoy[i] * ny
-    if ca > 4 then
-      local k = adeep[i]
-      amin = aox[k] * nx + aoy[k] * ny
-    else
-      local j = i + 2
-      if j > ca then
-        j = j - ca
-      end
-      local v = aox[j] * nx + aoy[j] * ny
-      amin = v
-      if ca == 4 then
-        local k = j == 4 and 1 or j + 1
-        local w = aox[k] * nx + aoy[k] * ny
-        amin = w < v and w or v
-      end
-    end
+    local amax, amin = asup[i], aleast[i] -- sat__support, sat__least
     local dn = dx * nx + dy * ny
     local lo, hi
     if walk_b then
@@ -219,23 +202,7 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
   for j = 1, cb do
     local nx, ny = bnx[j], bny[j]
     local dn = dx * nx + dy * ny
-    local bmax, bmin = dn + (box[j] * nx + boy[j] * ny)
-    if cb > 4 then
-      local k = bdeep[j]
-      bmin = dn + (box[k] * nx + boy[k] * ny)
-    else
-      local i = j + 2
-      if i > cb then
-        i = i - cb
-      end
-      local v = box[i] * nx + boy[i] * ny
-      if cb == 4 then
-        local k = i == 4 and 1 or i + 1
-        local w = box[k] * nx + boy[k] * ny
-        v = w < v and w or v
-      end
-      bmin = dn + v
-    end
+    local bmax, bmin = dn + bsup[j], dn + bleast[j]
     local amin, amax
     if walk_a then
       at_a0, amin = walk_min(aox, aoy, ca, nx, ny, at_a0)
@@ -287,30 +254,14 @@ end
 -- The polygon's edge normals, and the axis from the centre to the polygon's closest vertex
 -- when the centre lies in that vertex's region (see the C).
 local function polygon_circle(a, b, dx, dy, tol, full , tr)
-  local anx, any, aox, aoy, adeep = a.nx, a.ny, a.ox, a.oy, a.deep
+  local anx, any, aox, aoy, asup, aleast = a.nx, a.ny, a.ox, a.oy, a.sup, a.least
   local rad, most, pmin = b.radius, -HUGE, HUGE
   local count, edge, c_in_p = a.count, 1, true
   local ldepth, lindex, lneg = HUGE, 0, false
 
   for i = 1, count do
     local nx, ny = anx[i], any[i]
-    local amax, amin = aox[i] * nx + aoy[i] * ny
-    if count > 4 then
-      local k = adeep[i]
-      amin = aox[k] * nx + aoy[k] * ny
-    else
-      local j = i + 2
-      if j > count then
-        j = j - count
-      end
-      local v = aox[j] * nx + aoy[j] * ny
-      amin = v
-      if count == 4 then
-        local k = j == 4 and 1 or j + 1
-        local w = aox[k] * nx + aoy[k] * ny
-        amin = w < v and w or v
-      end
-    end
+    local amax, amin = asup[i], aleast[i]
     local dn = dx * nx + dy * ny
     local p, q = amax - (dn - rad), (dn + rad) - amin
      trace_axis(tr, nx, ny, 0, FEATURE_EDGE, i - 1, amin, amax, dn - rad, dn + rad, p, q, tol)
@@ -439,7 +390,7 @@ end
 -- polygon (a) / segment or capsule (b). The SAT axes are the polygon's edge normals and the
 -- segment's normal; apart, the closest features (see the C).
 local function polygon_segment(a, b, dx, dy, tol, full , tr)
-  local anx, any, aox, aoy, adeep = a.nx, a.ny, a.ox, a.oy, a.deep
+  local anx, any, aox, aoy, asup, aleast = a.nx, a.ny, a.ox, a.oy, a.sup, a.least
   local R, sep, far0, far1 = b.radius, -HUGE, -HUGE, -HUGE
   local count, edge0, edge1, b_in_a, a_in_b = a.count, 1, 1, true, true
   local hx, hy, ux, uy, L = b.hx, b.hy, b.ux, b.uy, b.hlen -- sat__seg_core(b, d)
@@ -448,23 +399,7 @@ local function polygon_segment(a, b, dx, dy, tol, full , tr)
 
   for i = 1, count do
     local nx, ny = anx[i], any[i]
-    local amax, amin = aox[i] * nx + aoy[i] * ny
-    if count > 4 then
-      local k = adeep[i]
-      amin = aox[k] * nx + aoy[k] * ny
-    else
-      local j = i + 2
-      if j > count then
-        j = j - count
-      end
-      local v = aox[j] * nx + aoy[j] * ny
-      amin = v
-      if count == 4 then
-        local k = j == 4 and 1 or j + 1
-        local w = aox[k] * nx + aoy[k] * ny
-        amin = w < v and w or v
-      end
-    end
+    local amax, amin = asup[i], aleast[i]
     local dn = dx * nx + dy * ny
     local hn = hx * nx + hy * ny
     local w = hn < 0 and -hn or hn + 0.0

@@ -10,8 +10,11 @@
 -- count, radius, bound, scale, angle, id, category, mask, user, members), pos as px, py and
 -- pos_lo as plx, ply; a polygon's 1-based arrays nx, ny (world unit normals), ox, oy (world
 -- offsets), deep (for more than 4 vertices: the array position of the vertex deepest along
--- each edge's normal) and lx, ly (its local points, or nil while it is lean: C's
--- SAT__LOCAL_NONE, the offsets being the local points); a segment's or a capsule's hx, hy
+-- each edge's normal), sup and least (its greatest and least extents along each of its
+-- normals, at world size: what the C derives where it reads it, sat__support and
+-- sat__least, kept by the pure core, where a read costs less than the arithmetic: the same
+-- bits), and lx, ly (its local points, or nil while it is lean: C's SAT__LOCAL_NONE, the
+-- offsets being the local points); a segment's or a capsule's hx, hy
 -- (world half), ux, uy (unit direction), lhx, lhy (local half), hlen (world half-length:
 -- C's v[3].x), lhlen (|local half|: v[3].y). A compound record (sat_compound.lua's design)
 -- has at least count (its parts) and parts[1..count] (its parts in the world).

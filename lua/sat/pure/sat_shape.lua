@@ -42,6 +42,7 @@ local SAT_TOUCH_REL, SAT_PI = K.SAT_TOUCH_REL, K.SAT_PI
 local normalize, len, two_sum, ldexp = I.sat__normalize, I.sat__len, I.sat__two_sum, I.ldexp
 local in_range, isfinite, changed = I.sat__in_range, I.isfinite, I.sat__changed
 local edge_normal, needs_local = I.sat__edge_normal, I.sat__needs_local
+local sat__least = I.sat__least
 
 M.sat_status_message = K.sat_status_message
 
@@ -132,7 +133,9 @@ M.sat__box = box
 -- A polygon's world normals, offsets and bound from its local points (lx, ly) at its
 -- rotation and scale. The local points may be the offsets themselves (a lean polygon as it
 -- is built): the normals are computed first, from the points alone, and each offset only
--- from its own point.
+-- from its own point. Then, what the C derives where it reads it (sat__support,
+-- sat__least) and the pure core keeps, from the same numbers by the same arithmetic: the
+-- polygon's greatest and least extents along each of its normals (sup, least).
 local function polygon_transform(s, lx, ly)
   local nx, ny, ox, oy = s.nx, s.ny, s.ox, s.oy
   local angle, n = s.angle, s.count
@@ -152,6 +155,11 @@ local function polygon_transform(s, lx, ly)
     end
   end
   s.bound = bound
+  local sup, least = s.sup, s.least
+  for i = 1, n do
+    sup[i] = ox[i] * nx[i] + oy[i] * ny[i]
+    least[i] = sat__least(s, i)
+  end
 end
 
 -- Recompute what depends on rotation and scale: world offsets, normals and bound. A lean
@@ -421,6 +429,7 @@ local function polygon_build(s, o, lean)
   s.count = n
   local nx, ny, ox, oy = {}, {}, {}, {}
   s.nx, s.ny, s.ox, s.oy = nx, ny, ox, oy
+  s.sup, s.least = {}, {}
   local lx, ly = ox, oy
   if lean then
     s.lx, s.ly = nil, nil
@@ -545,6 +554,7 @@ local function copy_polygon_arrays(dst, src)
   dst.nx, dst.ny = copy_array(src.nx, n), copy_array(src.ny, n)
   dst.ox, dst.oy = copy_array(src.ox, n), copy_array(src.oy, n)
   dst.deep = src.deep and copy_array(src.deep, n) or nil
+  dst.sup, dst.least = copy_array(src.sup, n), copy_array(src.least, n)
 end
 
 --- sat__copy_inline(dst, src): a copy that keeps a polygon's local points of its own,
