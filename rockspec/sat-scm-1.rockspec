@@ -60,12 +60,30 @@ unix_build = unix_build .. " -lm"
 
 local lua_modules = {
   sat = "lua/sat/init.lua",
+  ["sat.backend"] = "lua/sat/backend.lua",
   ["sat.world"] = "lua/sat/world.lua",
   ["sat.world_check"] = "lua/sat/world_check.lua",
   ["sat.world_events"] = "lua/sat/world_events.lua",
   ["sat.world_move"] = "lua/sat/world_move.lua",
   ["sat.debug"] = "lua/sat/debug.lua",
   ["sat.fast"] = "lua/sat/fast.lua",
+  ["sat.pure.lsat_explain"] = "lua/sat/pure/lsat_explain.lua",
+  ["sat.pure.lsat_module"] = "lua/sat/pure/lsat_module.lua",
+  ["sat.pure.lsat_response"] = "lua/sat/pure/lsat_response.lua",
+  ["sat.pure.lsat_shape"] = "lua/sat/pure/lsat_shape.lua",
+  ["sat.pure.lsat_util"] = "lua/sat/pure/lsat_util.lua",
+  ["sat.pure.lsat_vec"] = "lua/sat/pure/lsat_vec.lua",
+  ["sat.pure.sat_collide"] = "lua/sat/pure/sat_collide.lua",
+  ["sat.pure.sat_collide_traced"] = "lua/sat/pure/sat_collide_traced.lua",
+  ["sat.pure.sat_constants"] = "lua/sat/pure/sat_constants.lua",
+  ["sat.pure.sat_contacts"] = "lua/sat/pure/sat_contacts.lua",
+  ["sat.pure.sat_explain"] = "lua/sat/pure/sat_explain.lua",
+  ["sat.pure.sat_internal"] = "lua/sat/pure/sat_internal.lua",
+  ["sat.pure.sat_math"] = "lua/sat/pure/sat_math.lua",
+  ["sat.pure.sat_math_shim"] = "lua/sat/pure/sat_math_shim.lua",
+  ["sat.pure.sat_raycast"] = "lua/sat/pure/sat_raycast.lua",
+  ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
+  ["sat.pure.sat_sweep"] = "lua/sat/pure/sat_sweep.lua",
 }
 
 build = {
@@ -77,13 +95,6 @@ build = {
       defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/core/sat.h)
       libraries = { "m" },
     },
-    sat = lua_modules.sat,
-    ["sat.world"] = lua_modules["sat.world"],
-    ["sat.world_check"] = lua_modules["sat.world_check"],
-    ["sat.world_events"] = lua_modules["sat.world_events"],
-    ["sat.world_move"] = lua_modules["sat.world_move"],
-    ["sat.debug"] = lua_modules["sat.debug"],
-    ["sat.fast"] = lua_modules["sat.fast"],
   },
   platforms = {
     unix = {
@@ -99,3 +110,7 @@ build = {
   -- on the module path: point an editor's workspace.library at its library/ (README.md)
   copy_directories = { "library" },
 }
+-- the builtin backend (Windows) installs the Lua modules too
+for name, file in pairs(lua_modules) do
+  build.modules[name] = file
+end

@@ -3,6 +3,7 @@
 -- seconds each before, and now the whole file runs in well under one.)
 local sat = require("sat")
 local support = require("spec.support")
+local it_raycast = support.needs(it, pending, "raycast")
 
 describe("big polygons", function()
   it("test and collide two overlapping 30,000-vertex polygons without stalling", function()
@@ -33,7 +34,7 @@ describe("big polygons", function()
     assert.is_near(100 - 10 + 50, r.overlap, 1e-4)
   end)
 
-  it("keeps circles, points, rays and boxes against one linear too", function()
+  it_raycast("keeps circles, points, rays and boxes against one linear too", function()
     local a = sat.polygon(support.ngon(30000, 0, 0, 100))
     for i = 1, 199 do
       local x = i - 100
@@ -59,6 +60,12 @@ describe("big polygons", function()
     for i = 0, n - 1 do add(10, i / n * 10) end
     for i = 0, n - 1 do add(10 - i / n * 10, 10) end
     for i = 0, n - 1 do add(0, 10 - i / n * 10) end
+    -- (LuaJIT's traces are collectable objects too, and the pure backend's loops compile)
+    local jit = rawget(_G, "jit")
+    if jit then
+      jit.off()
+      jit.flush()
+    end
     collectgarbage()
     collectgarbage()
     local before = collectgarbage("count")
@@ -67,6 +74,9 @@ describe("big polygons", function()
     collectgarbage()
     collectgarbage()
     local grown = collectgarbage("count") - before
+    if jit then
+      jit.on()
+    end
     assert.are.same({ 0, 0, 10, 0, 10, 10, 0, 10 }, p:vertices())
     assert.are.equal(100, copy:area())
     -- sized for its input, each would hold 8 MB (5 arrays of 100,000 points)

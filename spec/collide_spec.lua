@@ -3,6 +3,7 @@ local sat = require("sat")
 
 local support = require("spec.support")
 local err, has = support.err, support.has
+local it_cs = support.needs(it, pending, "contacts", "sweep")
 
 local ngon = support.ngon
 
@@ -336,6 +337,57 @@ describe("hot calls allocate nothing", function()
     end, N)
     assert.is_true(bytes < limit, bytes .. " bytes")
     assert.is_true(r.overlap > 0)
+  end)
+
+  -- Every kind against every kind, overlapping and apart, on either backend.
+  local every = {
+    sat.polygon(ngon(8, 0, 0, 1)), sat.box(0.5, 0.2, 2, 1), sat.circle(1.5, 0.2, 1),
+    sat.segment(-1, -1, 2, 1.5), sat.capsule(0, 2, 2, 3, 0.5), sat.point(0.3, 0.1),
+    sat.circle(9, 9, 1),
+  }
+
+  it("sat.test, collidesWith and sat.collide with a reused response, for every pair of kinds",
+    function()
+      local r = {}
+      local bytes = allocated(function(n)
+        for _ = 1, n / 49 do
+          for i = 1, #every do
+            for j = 1, #every do
+              sat.test(every[i], every[j])
+              every[i]:collidesWith(every[j])
+              sat.collide(every[i], every[j], r)
+            end
+          end
+        end
+      end, N / 10)
+      assert.is_true(bytes < limit, bytes .. " bytes")
+    end)
+
+  it_cs("sat.contacts and sat.sweep, for every pair of kinds", function()
+    local bytes = allocated(function(n)
+      for _ = 1, n / 49 do
+        for i = 1, #every do
+          for j = 1, #every do
+            sat.contacts(every[i], every[j])
+            sat.sweep(every[i], 3, -2, every[j])
+            sat.sweep(every[i], 0.5, 0.25, every[j], -1, 0)
+          end
+        end
+      end
+    end, N / 10)
+    assert.is_true(bytes < limit, bytes .. " bytes")
+  end)
+
+  it("moveTo, move and position", function()
+    local bytes = allocated(function(n)
+      for k = 1, n do
+        local s = every[k % #every + 1]
+        local x, y = s:position()
+        s:move(0.5, -0.25)
+        s:moveTo(x, y)
+      end
+    end, N)
+    assert.is_true(bytes < limit, bytes .. " bytes")
   end)
 
   it("is a measurement that can fail: sat.collide without a response allocates", function()

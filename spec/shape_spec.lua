@@ -3,6 +3,9 @@ local sat = require("sat")
 
 local support = require("spec.support")
 local err, has = support.err, support.has
+local it_world = support.needs(it, pending, "world")
+local it_compound = support.needs(it, pending, "compound")
+local it_raycast = support.needs(it, pending, "raycast")
 
 local function pos(s, x, y, tol)
   local px, py = s:position()
@@ -225,7 +228,7 @@ describe("shape transforms", function()
 end)
 
 describe("shape:raycast", function()
-  it("returns the entry fraction and the surface normal", function()
+  it_raycast("returns the entry fraction and the surface normal", function()
     local b = sat.box(0, 0, 1, 1)
     local t, nx, ny = b:raycast(-1, 0.5, 2, 0.5)
     assert.is_near(1 / 3, t, 1e-12)
@@ -238,14 +241,14 @@ describe("shape:raycast", function()
     assert.is_near(1, ny, 1e-12)
   end)
 
-  it("returns nil on a miss, also a segment that stops short", function()
+  it_raycast("returns nil on a miss, also a segment that stops short", function()
     local b = sat.box(0, 0, 1, 1)
     assert.is_nil(b:raycast(-1, 5, 2, 5))
     assert.is_nil(b:raycast(-3, 0.5, -1, 0.5))
     assert.is_nil(sat.circle(0, 0, 1):raycast(2, 2, 3, 3))
   end)
 
-  it("hits at t = 0 from inside", function()
+  it_raycast("hits at t = 0 from inside", function()
     local t = sat.box(0, 0, 1, 1):raycast(0.5, 0.25, 2, 0.25)
     assert.are.equal(0, t)
     assert.are.equal(0, (sat.circle(0, 0, 1):raycast(0, 0, 3, 0)))
@@ -342,7 +345,7 @@ describe("shape fields", function()
     assert.are.equal(1, s.category)
   end)
 
-  it("read the same with other fields or without, and the world filters on what was written",
+  it_world("read the same with other fields or without, and the world filters on what was written",
     function()
       local a, b = sat.box(0, 0, 2, 2), sat.circle(1, 1, 1)
       a.tag = "crate"
@@ -512,7 +515,7 @@ describe("polygons keep no local points apart until they turn or scale (issue 19
     assert.are.same(turned(0, 0, 1, 1, 1):vertices(), b:vertices())
   end)
 
-  it("a compound's parts turn as the shapes they were made of", function()
+  it_compound("a compound's parts turn as the shapes they were made of", function()
     local b = sat.box(1, 1, 3, 2)
     local r = turned(5, 0, 1, 2, 0.4) -- given its block
     local c = sat.compound({ b, r })

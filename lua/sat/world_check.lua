@@ -4,7 +4,7 @@
 -- position of the caller of the world's method. Also the World metatable itself, so that a
 -- check knows a world when it sees one (world.lua fills it with the methods).
 -- Part of sat.world (lua/sat/world.lua); requires nothing of the world.
-local core = require("sat.core")
+local core = require("sat.backend").core
 
 local type, error, tostring, tonumber = type, error, tostring, tonumber
 local getmetatable, rawget = getmetatable, rawget
