@@ -1,6 +1,6 @@
 --- lsat_module.lua - the pure backend's twin of src/lua/lsat_module.c: the module table, what
 -- require("sat.core") returns on the native backend, with the same keys (but _ffi, the native
--- module's FFI internals; newHash comes with lsat_hash.lua).
+-- module's FFI internals).
 --
 -- Each type file makes its metatables and method tables once, as it loads (the C binding keeps
 -- them in the registry, across reloads of the module); loading this file again makes a new
@@ -12,7 +12,7 @@ local function open()
   require("sat.pure.lsat_vec").open(module)
   require("sat.pure.lsat_shape").open(module)
   require("sat.pure.lsat_response").open(module)
-  -- the hash's twin (lsat_hash.lua, newHash) opens here, between the responses and explain
+  require("sat.pure.lsat_hash").open(module)
   require("sat.pure.lsat_explain").open(module)
   module._VERSION = K.SAT_VERSION
   return module

@@ -26,6 +26,7 @@ local sat_test, sat_collide = C.sat_test, C.sat_collide
 local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
 
 local RESPMT = { __name = U.MT_RESPONSE }
+M.RESPMT = RESPMT -- (lsat_hash.lua's responses have it too)
 
 local function l_test(...)
   local a, b = ...
