@@ -420,8 +420,7 @@ describe("the same errors on both backends, word for word and at the same line",
     compare(SELF_CASES, native, pure)
   end)
 
-  local it_e = nativeFound and support.needsPure(it, pending, "explain") or it_n
-  it_e("for explanations", function()
+  it_n("for explanations", function()
     compare(EXPLAIN_CASES, native, pure)
   end)
 
