@@ -420,8 +420,7 @@ describe("the same errors on both backends, word for word and at the same line",
     compare(SELF_CASES, native, pure)
   end)
 
-  local it_e = nativeFound and support.needsPure(it, pending, "explain") or it_n
-  it_e("for explanations", function()
+  it_n("for explanations", function()
     compare(EXPLAIN_CASES, native, pure)
   end)
 
@@ -616,6 +615,43 @@ describe("the same numbers on both backends", function()
             else
               out[#out + 1] = false
             end
+          end
+          return out
+        end
+        sameList(run(native), run(pure), "pair " .. k)
+      end
+    end)
+
+  it_n("from contacts, sweep, raycast and explain (its table and its tostring), for every pair of kinds",
+    function()
+      local rng = support.rng(2718)
+      for k = 1, 300 do
+        local ma, mb = shapeMaker(rng), shapeMaker(rng)
+        local dx, dy = rng.range(-15, 15), rng.range(-15, 15)
+        local vx, vy, wx = rng.range(-40, 40), rng.range(-40, 40), rng.range(-10, 10)
+        local rx1, ry1, rx2, ry2 = rng.range(-80, 80), rng.range(-80, 80), rng.range(-80, 80),
+          rng.range(-80, 80)
+        local function run(s)
+          local a, b = ma(s), mb(s)
+          local bx, by = a:position()
+          b:moveTo(bx + dx, by + dy)
+          local out = {}
+          local function add(...)
+            local t = pack(...)
+            out[#out + 1] = t.n
+            for i = 1, t.n do out[#out + 1] = t[i] end
+          end
+          add(s.contacts(a, b))
+          add(s.sweep(a, vx, vy, b))
+          add(s.sweep(a, vx, vy, b, wx, -wx))
+          add(a:raycast(bx + rx1, by + ry1, bx + rx2, by + ry2))
+          add(b:raycast(bx, by, bx + rx2, by + ry2))
+          local e = s.explain(a, b)
+          add(e.hit, e.deciding, e.overlap, e.containment, #e.axes, tostring(e))
+          if e.normal then add(e.normal.x, e.normal.y) end
+          for _, ax in ipairs(e.axes) do
+            add(ax.nx, ax.ny, ax.from, ax.feature, ax.aMin, ax.aMax, ax.bMin, ax.bMax, ax.overlap,
+              ax.separates)
           end
           return out
         end

@@ -46,7 +46,6 @@ local support = require("spec.support")
 local err, has = support.err, support.has
 local it_world = support.needs(it, pending, "world")
 local it_compound = support.needs(it, pending, "compound")
-local it_explain = support.needs(it, pending, "explain", "contacts")
 
 describe("sat.debug without LÖVE", function()
   it("is not loaded by require('sat'), and loading it does not load LÖVE", function()
@@ -442,7 +441,7 @@ describe("sat.debug with a fake love.graphics", function()
     return math.min(p, q), math.max(p, q)
   end
 
-  it_explain("explains: both shapes, every axis as a ruler with both projections, the gap that separates", function()
+  it("explains: both shapes, every axis as a ruler with both projections, the gap that separates", function()
     local a, b = sat.box(0, 0, 10, 10), sat.box(12, 2, 8, 4)
     fake.graphics.setColor(0.1, 0.2, 0.3, 0.4)
     local e = d.explain(a, b)
@@ -501,7 +500,7 @@ describe("sat.debug with a fake love.graphics", function()
     assert.are.equal(1, fake.graphics.getLineWidth())
   end)
 
-  it_explain("explains: the axis that gave the MTV highlighted, the overlap on it, the MTV, the contacts", function()
+  it("explains: the axis that gave the MTV highlighted, the overlap on it, the MTV, the contacts", function()
     local a, b = sat.box(0, 0, 10, 10), sat.circle(13, 14, 6)
     local e = d.explain(a, b)
     assert.are.equal(5, e.deciding)
@@ -529,7 +528,7 @@ describe("sat.debug with a fake love.graphics", function()
     sameList({ cx, cy, cx - 0.6 * e.overlap, cy - 0.8 * e.overlap }, shaft.args, 1e-12)
   end)
 
-  it_explain("explains round a given point, with two contacts for two faces", function()
+  it("explains round a given point, with two contacts for two faces", function()
     local a, b = sat.box(0, 0, 10, 10), sat.box(4, 9, 4, 4)
     local e = d.explain(a, b, 500, -300)
     -- the first ruler, axis 1's (0, -1), runs beside (500, -300), far from the boxes

@@ -6,9 +6,6 @@ local sat = require("sat")
 local support = require("spec.support")
 local err, has = support.err, support.has
 local it_world = support.needs(it, pending, "world")
-local it_explain = support.needs(it, pending, "explain")
-local it_contacts = support.needs(it, pending, "contacts")
-local it_sweep = support.needs(it, pending, "contacts", "sweep")
 
 local KINDS = { "polygon", "circle", "segment", "capsule" }
 -- per ordered pair of kinds (fewer under valgrind: spec/suites/valgrind.sh sets it)
@@ -107,7 +104,7 @@ end
 -- ---- sat.explain ----------------------------------------------------------------------
 
 describe("sat.explain", function()
-  it_explain("gives sat.collide's verdict and numbers, bit for bit, for every pair of kinds", function()
+  it("gives sat.collide's verdict and numbers, bit for bit, for every pair of kinds", function()
     local hits, apart = 0, 0
     eachPair(1717, function(a, b, what)
       local e, r = sat.explain(a, b), sat.collide(a, b)
@@ -172,7 +169,7 @@ describe("sat.explain", function()
     assert.is_true(hits > (#KINDS) ^ 2 * PAIRS / 5 and apart > (#KINDS) ^ 2 * PAIRS / 5)
   end)
 
-  it_explain("lists every axis with its features, the separating ones marked, the first deciding", function()
+  it("lists every axis with its features, the separating ones marked, the first deciding", function()
     local e = sat.explain(sat.box(0, 0, 10, 10), sat.box(12, 2, 8, 4))
     assert.is_false(e.hit)
     assert.are.equal(8, #e.axes)
@@ -185,7 +182,7 @@ describe("sat.explain", function()
     assert.are.equal("edge 1", e.axes[5].feature)
   end)
 
-  it_explain("names the axis through a circle and a polygon's vertex, and the one that gave the MTV", function()
+  it("names the axis through a circle and a polygon's vertex, and the one that gave the MTV", function()
     local e = sat.explain(sat.box(0, 0, 10, 10), sat.circle(13, 14, 6))
     assert.is_true(e.hit)
     assert.are.equal(5, #e.axes)
@@ -202,14 +199,14 @@ describe("sat.explain", function()
     assert.are.same({ 10, 10 }, { x, y })
   end)
 
-  it_explain("gives a contained shape's extra distance to the nearer end", function()
+  it("gives a contained shape's extra distance to the nearer end", function()
     local e = sat.explain(sat.circle(5, 3, 1), sat.box(0, 0, 10, 10))
     assert.are.equal(4, e.overlap) -- out through the bottom: 3 + its radius
     assert.is_near(2, e.containment, 1e-14) -- beyond its width, 2
     assert.are.equal(0, sat.explain(sat.box(0, 0, 10, 10), sat.box(8, 2, 8, 4)).containment)
   end)
 
-  it_explain("explains segments and capsules by their normals, directions and closest ends", function()
+  it("explains segments and capsules by their normals, directions and closest ends", function()
     local e = sat.explain(sat.capsule(20, 0, 30, 0, 2), sat.capsule(16, -5, 16, 5, 1))
     local features = {}
     for k, ax in ipairs(e.axes) do features[k] = ax.from .. " " .. ax.feature end
@@ -222,7 +219,7 @@ describe("sat.explain", function()
     assert.are.equal("a endpoint 2", s.axes[1].from .. " " .. s.axes[1].feature) -- (10, 0)
   end)
 
-  it_explain("prints as a small table", function()
+  it("prints as a small table", function()
     local text = tostring(sat.explain(sat.box(0, 0, 10, 10), sat.circle(13, 14, 6)))
     local lines = {}
     for line in text:gmatch("[^\n]+") do lines[#lines + 1] = line end
@@ -237,7 +234,7 @@ describe("sat.explain", function()
     has(apart, "-3         separates")
   end)
 
-  it_explain("prints every axis of two big polygons too (a text longer than Lua's string buffer)", function()
+  it("prints every axis of two big polygons too (a text longer than Lua's string buffer)", function()
     local e = sat.explain(sat.polygon(support.ngon(64, 0, 0, 100)),
       sat.polygon(support.ngon(60, 150, 0, 100)))
     assert.are.equal(124, #e.axes)
@@ -281,7 +278,7 @@ end)
 -- ---- sat.contacts ----------------------------------------------------------------------
 
 describe("sat.contacts", function()
-  it_contacts("puts the points inside both shapes when they overlap, on both surfaces when they touch", function()
+  it("puts the points inside both shapes when they overlap, on both surfaces when they touch", function()
     local overlapping, touching, two = 0, 0, 0
     eachPair(2929, function(a, b, what)
       local r = sat.collide(a, b)
@@ -324,7 +321,7 @@ describe("sat.contacts", function()
     assert.is_true(overlapping > total / 5 and touching > total / 5 and two > total / 20)
   end)
 
-  it_contacts("gives two points for faces, one for anything round", function()
+  it("gives two points for faces, one for anything round", function()
     local floor = sat.box(0, 0, 10, 10)
     assert.are.same({ 2, 8, 9.5, 4, 9.5 }, { sat.contacts(floor, sat.box(4, 9, 4, 4)) })
     assert.are.same({ 2, 6, 10, 2, 10 }, { sat.contacts(floor, sat.capsule(2, 12, 6, 12, 2)) })
@@ -337,7 +334,7 @@ describe("sat.contacts", function()
     assert.are.same({ 0 }, { sat.contacts(floor, sat.circle(30, 5, 1)) })
   end)
 
-  it_contacts("allocates nothing", function()
+  it("allocates nothing", function()
     local a, b = sat.box(0, 0, 10, 10), sat.box(4, 9, 4, 4)
     local function calls()
       for _ = 1, 20000 do sat.contacts(a, b) end
@@ -358,7 +355,7 @@ end)
 -- ---- sat.sweep ---------------------------------------------------------------------------
 
 describe("sat.sweep", function()
-  it_sweep("touches at t and does not overlap before, for every pair of kinds", function()
+  it("touches at t and does not overlap before, for every pair of kinds", function()
     local touches, overlapping = 0, 0
     eachPair(3131, function(a, b, what, R)
       local len, phi = R.range(0, 2.5) * (size(a) + size(b)), R.range(0, 2 * math.pi)
@@ -396,7 +393,7 @@ describe("sat.sweep", function()
     assert.is_true(touches > total / 20 and overlapping > total / 10)
   end)
 
-  it_sweep("takes b's motion too: the same as a moving by the difference, the point moved along", function()
+  it("takes b's motion too: the same as a moving by the difference, the point moved along", function()
     local a, b = sat.box(0, 0, 10, 10), sat.box(50, -50, 10, 100)
     assert.are.same({ 0.4, 1, 0, 50, 5 }, { sat.sweep(a, 100, 0, b) })
     assert.are.same({ 0.2, 1, 0, 30, 5 }, { sat.sweep(a, 100, 0, b, -100, 0) })
@@ -475,7 +472,7 @@ describe("sat.contacts and sat.sweep through the FFI", function()
     assert.are.equal((#KINDS) ^ 2 * PAIRS, n)
   end)
 
-  it_sweep("leave what they do not take to the C functions: the same answers, the same errors", function()
+  it("leave what they do not take to the C functions: the same answers, the same errors", function()
     local p, q = sat.box(0, 0, 10, 10), sat.box(20, 0, 10, 10)
     -- strings that read as numbers, as the C API reads them
     assert.are.same({ sat.core.sweep(p, 20, 0, q) }, { sat.sweep(p, "20", 0, q) })

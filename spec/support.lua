@@ -29,13 +29,6 @@ local function missing(feature, pure)
       return "the pure backend has no compounds yet (sat_compound.lua, sat_union.lua): no "
         .. "concave, compound or chain"
     end
-  elseif feature == "contacts" or feature == "sweep" or feature == "explain"
-    or feature == "raycast" then
-    local file = "sat.pure.sat_" .. feature
-    local ok, e = pcall(require, file)
-    if not ok and tostring(e):find("module '" .. file .. "' not found", 1, true) then
-      return ("the pure backend has no %s yet (%s.lua)"):format(feature, file:gsub("%.", "/"))
-    end
   elseif feature == "native" then
     if pure then
       return nil
@@ -61,8 +54,7 @@ local function reasons(...)
   return reasonsOf(false, ...)
 end
 
--- `it` for tests that need every feature listed ("world", "compound", "contacts", "sweep",
--- "explain", "raycast", "native"); where one
+-- `it` for tests that need every feature listed ("world", "compound", "native"); where one
 -- is missing, a pending test whose message says which and why. Usage:
 --   local it_world = support.needs(it, pending, "world")
 function support.needs(it, pending, ...)

@@ -12,7 +12,6 @@ local support = require("spec.support")
 -- on the pure backend, pending until its compounds and its world land
 local it_compound = support.needs(it, pending, "compound")
 local it_world = support.needs(it, pending, "world")
-local it_world_explain = support.needs(it, pending, "world", "explain")
 
 local DEFS = "library/sat.lua"
 
@@ -492,7 +491,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.equal("", report(problems))
   end)
 
-  it_world_explain("cover the result tables: responses, collisions, query hits, explanations", function()
+  it_world("cover the result tables: responses, collisions, query hits, explanations", function()
     local problems = {}
     local world = sat.world(8)
     local a, b, far = sat.box(0, 0, 2, 2), sat.box(1, 0, 2, 2), sat.circle(20, 20, 1)

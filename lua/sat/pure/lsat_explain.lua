@@ -7,9 +7,8 @@
 -- builds a table.
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
-local E = U.core_file("sat.pure.sat_explain", "explain")
-local CT = U.core_file("sat.pure.sat_contacts", "contacts")
-local SW = U.core_file("sat.pure.sat_sweep", "sweep")
+local E = require("sat.pure.sat_explain")
+local CT = require("sat.pure.sat_contacts") -- sat_contacts and sat_sweep_contact
 
 local M = {}
 
@@ -21,6 +20,10 @@ local REC = U.REC
 local checkshape, checkcoord = U.checkshape, U.checkcoord
 
 local MT_EXPLANATION = "sat.explanation"
+
+-- Axes asked for first; a pair with more is explained again with room for all (the C's
+-- stack buffer: every pair of polygons up to 29 vertices each).
+local STACK_AXES = 64
 
 local FEATURES = {
   [K.SAT_FEATURE_EDGE] = "edge", [K.SAT_FEATURE_VERTEX] = "vertex",
@@ -64,7 +67,11 @@ local function l_explain(...)
   local top = select("#", ...)
   local ra, rb = checkshape(a, 1, top), checkshape(b, 2, top)
   local e, axes = {}, {}
-  E.sat_explain(ra, rb, e, axes)
+  E.sat_explain(ra, rb, e, axes, STACK_AXES)
+  if e.count > STACK_AXES then -- a big polygon: again, with room for every axis
+    axes = {}
+    E.sat_explain(ra, rb, e, axes, e.count)
+  end
   local t = {}
   t.a = a
   t.b = b
@@ -209,7 +216,7 @@ local function l_sweep(...)
   local rb = checkshape(b, 4, top)
   bdx = bdx == nil and 0.0 or checkcoord(bdx, 5, top)
   bdy = bdy == nil and 0.0 or checkcoord(bdy, 6, top)
-  local hit, px, py = SW.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, HIT)
+  local hit, px, py = CT.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, HIT)
   if hit == 0 then
     return nil
   end

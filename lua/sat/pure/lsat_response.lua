@@ -59,11 +59,19 @@ local function l_collide(...)
   local a, b, r = ...
   local ra = type(a) == "table" and rawget(a, REC)
   local rb = type(b) == "table" and rawget(b, REC)
-  if not (ra and rb) or (r ~= nil and not U.istable(r)) then
+  local mt -- r's metatable (lua_getmetatable): a response of ours is a table and nothing else
+  local valid = true
+  if r ~= nil then
+    mt = rawmetatable(r)
+    if mt ~= RESPMT or type(r) ~= "table" then
+      valid = U.istable(r)
+    end
+  end
+  if not (ra and rb and valid) then
     local top = select("#", ...)
     ra = checkshape(a, 1, top)
     rb = checkshape(b, 2, top)
-    if r ~= nil and not U.istable(r) then
+    if not valid then
       U.type_error(3, "table", r, top)
     end
   end
@@ -73,9 +81,7 @@ local function l_collide(...)
   local overlap, nx, ny, mx, my = R.overlap * 1.0, R.nx * 1.0, R.ny * 1.0, R.mx * 1.0,
     R.my * 1.0
   local a_in_b, b_in_a = R.a_in_b ~= 0, R.b_in_a ~= 0
-  local mt
   if r ~= nil then
-    mt = rawmetatable(r)
     if mt == nil then
       setmetatable(r, RESPMT)
       mt = RESPMT

@@ -25,7 +25,7 @@
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local S = require("sat.pure.sat_shape")
-local RC = U.core_file("sat.pure.sat_raycast", "raycast") -- sat_shape_raycast (sat_raycast.c)
+local RC = require("sat.pure.sat_raycast") -- sat_shape_raycast (sat_raycast.c)
 local CP = U.core_file("sat.pure.sat_compound", "compounds") -- concave, compound, chain
 
 local M = {}
@@ -619,6 +619,9 @@ local function shape_clone(...)
   return copy
 end
 
+-- The core's raycast hit (sat_hit), filled by sat_shape_raycast, read at once.
+local HIT = { t = 0.0, nx = 0.0, ny = 0.0 }
+
 local function shape_raycast(...)
   local s, x1, y1, x2, y2 = ...
   local top = select("#", ...)
@@ -627,11 +630,10 @@ local function shape_raycast(...)
   y1 = checkfinite(y1, 3, top)
   x2 = checkfinite(x2, 4, top)
   y2 = checkfinite(y2, 5, top)
-  local hit, t, nx, ny = RC.sat_shape_raycast(rec, x1, y1, x2, y2)
-  if hit == 0 then
+  if RC.sat_shape_raycast(rec, x1, y1, x2, y2, HIT) == 0 then
     return nil
   end
-  return t, nx, ny
+  return HIT.t * 1.0, HIT.nx * 1.0, HIT.ny * 1.0
 end
 
 -- vertices([t]) -> t: world coordinates x1, y1, x2, y2, ...; fills and trims t when given
