@@ -27,6 +27,7 @@
 -- member tables through `next` (with `prev` here, for unlinking): { changed = member_changed,
 -- hash, handle, shape }. The core calls m.changed(m) on every change of the shape
 -- (sat__changed). A hash keeps one member table per handle, reused.
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
@@ -639,7 +640,7 @@ function M.sat_hash_new(cell_size)
     fr_idx = {}, fr_a = {}, fr_b = {}, fr_sa = {}, fr_sb = {}, fr_overlap = {}, fr_nx = {},
     fr_ny = {}, fr_mx = {}, fr_my = {}, fr_ainb = {}, fr_bina = {}, nfresh = 0,
     cell_x = {}, cell_y = {}, cell_n = {}, cell_order = {},
-    rect = {}, rect_xs = {}, rect_ys = {},
+    rect = {}, rect_xs = {}, rect_ys = {}, rect_wx = {}, rect_wy = {}, rect_out = {},
   }
   local seq, xs, ys = h.seq, h.cell_x, h.cell_y
   local c_a, c_b = h.c_a, h.c_b
@@ -757,6 +758,34 @@ local function reserve(h)
     local i = h.nfree > 0 and h.free_head or h.eused
     local members = h.members
     if members[i] ~= nil then
+      if i == h.eused then
+        -- A new slot: every array it will be written into holds it already, and the lists
+        -- hold one more (each slot is listed once at most), so that inserting, and every
+        -- change of a shape (mark_dirty), writes existing keys alone: no table grows (which
+        -- may run out of memory halfway) once this has returned. The slot after it too, as
+        -- the C keeps room for one more slot than it uses (so that the arrays grow as the
+        -- C's do: when the slot before is taken).
+        for j = i, i + 1 do
+          if h.shape[j] == nil then
+            h.shape[j], h.seq[j], h.stamp[j], h.contacts[j] = false, 0, 0, SAT_HASH_NONE
+            h.x1[j], h.y1[j], h.x2[j], h.y2[j] = 0.0, 0.0, 0.0, 0.0
+            h.lpos[j], h.level[j], h.span[j], h.cx[j], h.cy[j] = 0, 0, 0, 0.0, 0.0
+            h.static[j], h.dirty_f[j], h.changed_f[j] = false, false, false
+            h.filed[j], h.done[j], h.mark[j] = false, false, false
+          end
+          if h.dirty[j + 1] == nil then
+            h.dirty[j + 1] = SAT_HASH_NONE
+          end
+          if h.changed[j + 1] == nil then
+            h.changed[j + 1] = SAT_HASH_NONE
+          end
+        end
+      end
+      for n = h.norder + 1, h.norder + 2 do
+        if h.order[n] == nil then
+          h.order[n] = SAT_HASH_NONE
+        end
+      end
       return 0, i
     end
     -- (making it may run a finalizer that inserts into this hash: the handle is found again)

@@ -10,6 +10,7 @@
 --
 -- Nothing here makes an object (a table, a closure, a string): a finalizer run by the
 -- collector, which may change this very hash, can then only run before a call or after it.
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
@@ -310,8 +311,13 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
     sort_keys(h, n)
     return n, keys
   end
-  local rect = h.rect
-  local thin = S.sat_polygon_init(rect, xs, ys, 4) ~= K.SAT_OK
+  -- sat_polygon_init(h->rect, pts, 4), in the hash's own work arrays and rectangle record
+  -- (made once: building it again makes nothing)
+  local rect, out = h.rect, h.rect_out
+  local thin = S.sat_polygon_validate(xs, ys, 4, h.rect_wx, h.rect_wy, out) ~= K.SAT_OK
+  if not thin then
+    S.sat_polygon_build(rect, out)
+  end
   local qx1, qy1, qx2, qy2 = point_box(x1, y1, x2, y2)
   local n = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
   local keys, shape = h.keys, h.shape

@@ -422,20 +422,30 @@ end
 
 -- Both layouts: lean, the local points are written where the offsets go, and become them
 -- (rotation 0, scale 1).
+-- A polygon built again with its local points kept (the spatial hash's scratch rectangle,
+-- sat_hash_query.lua) keeps its arrays: building it again makes nothing.
 local function polygon_build(s, o, lean)
   local px, py, cx, cy = o.wx, o.wy, o.cx, o.cy
   local n, exponent = o.count, o.exponent
+  local reuse = not lean and s.kind == SAT_POLYGON and s.lx ~= nil
   init_common(s, SAT_POLYGON)
   s.count = n
-  local nx, ny, ox, oy = {}, {}, {}, {}
-  s.nx, s.ny, s.ox, s.oy = nx, ny, ox, oy
-  s.sup, s.least = {}, {}
+  local nx, ny, ox, oy
+  if reuse then
+    nx, ny, ox, oy = s.nx, s.ny, s.ox, s.oy
+  else
+    nx, ny, ox, oy = {}, {}, {}, {}
+    s.nx, s.ny, s.ox, s.oy = nx, ny, ox, oy
+    s.sup, s.least = {}, {}
+  end
   local lx, ly = ox, oy
   if lean then
     s.lx, s.ly = nil, nil
-  else
+  elseif not reuse then
     lx, ly = {}, {}
     s.lx, s.ly = lx, ly
+  else
+    lx, ly = s.lx, s.ly
   end
   for i = 1, n do
     lx[i], ly[i] = ldexp(px[i] - cx, exponent), ldexp(py[i] - cy, exponent)
@@ -448,7 +458,7 @@ local function polygon_build(s, o, lean)
   -- read: sat__least). It only moves forward as i does (rotating calipers), so this is
   -- linear.
   if n > 4 then
-    local deep = {}
+    local deep = reuse and s.deep or {}
     local j = 1
     local n0x, n0y = nx[1], ny[1]
     for k = 2, n do
