@@ -12,3 +12,6 @@ files["spec/**/*_spec.lua"] = { std = "+busted" }
 files["spec/love/**/*.lua"] = { globals = { "love" } }
 files["examples/love/**/*.lua"] = { globals = { "love" } }
 files["lua/sat/debug.lua"] = { read_globals = { "love" } }
+
+-- LuaLS definition files (---@meta): stubs whose arguments and tables are only declared.
+files["library/**/*.lua"] = { ignore = { "212", "241", "631" } } -- (an annotation is one line)

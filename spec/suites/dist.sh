@@ -1,13 +1,14 @@
 #!/bin/sh
 # make dist, and what a game gets from it. The folder dist/sat/ and the zip are made; every
-# lua/sat/*.lua is in them; the zip holds the folder; each native module exports
-# luaopen_sat_core alone; from a copy of the zip's content alone (no checkout on any path),
-# lua5.4 and luajit load every module init.lua can require (spec/dist/check.lua), and a Lua
-# the folder has no module for gets an error naming the file it looked for. Then a LÖVE 11
-# game made of spec/dist/main.lua and the folder runs headless in each way a game ships: a
-# folder, a .love with sat/native/ beside it, everything inside the .love (copied to the save
-# directory, reused on the next start, refreshed when the game's copy changes, rewritten when
-# the copy is damaged), and fused executables (binary inside, binary beside).
+# lua/sat/*.lua is in them, and library/sat.lua (the LuaLS definitions); the zip holds the
+# folder; each native module exports luaopen_sat_core alone; from a copy of the zip's content
+# alone (no checkout on any path), lua5.4 and luajit load every module init.lua can require
+# (spec/dist/check.lua), and a Lua the folder has no module for gets an error naming the file
+# it looked for. Then a LÖVE 11 game made of spec/dist/main.lua and the folder runs headless
+# in each way a game ships: a folder, a .love with sat/native/ beside it, everything inside
+# the .love (copied to the save directory, reused on the next start, refreshed when the game's
+# copy changes, rewritten when the copy is damaged), and fused executables (binary inside,
+# binary beside).
 # Without love or xvfb-run the LÖVE part is skipped with a note.
 # Last line: `dist: N passed, M failed`.
 set -u
@@ -31,12 +32,14 @@ else
 fi
 
 # ---- the folder and the zip ---------------------------------------------------------------
+# the Lua files, and the LuaLS definitions for a game's editor (shipped, never loaded)
 differ=""
-for f in lua/sat/*.lua; do
-  cmp -s "$f" "dist/sat/${f#lua/sat/}" || differ="$differ ${f#lua/sat/}"
+for f in lua/sat/*.lua library/*.lua; do
+  cmp -s "$f" "dist/sat/${f#lua/sat/}" || differ="$differ $f"
 done
 if [ -z "$differ" ]; then
-  ok "every lua/sat/*.lua is in dist/sat/, unchanged: $(cd lua/sat && echo *.lua)"
+  ok "every lua/sat/*.lua is in dist/sat/, library/*.lua in dist/sat/library/, unchanged: $(
+    cd lua/sat && echo *.lua) library/$(cd library && echo *.lua)"
 else
   bad "missing or changed in dist/sat/:$differ"
 fi

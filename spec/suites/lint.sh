@@ -1,8 +1,9 @@
 #!/bin/sh
 # luacheck (.luacheckrc) on every Lua file git knows of, tracked or not ignored: one test per
-# file. Then the world's own rule: no `for ... in pairs` loop in lua/sat/world.lua (under
-# LuaJIT such a loop, compiled, can hang for ever when a finalizer runs it: see clearTable
-# there and docs/design.md, "Finalizers"). Last line: `lint: N passed, M failed`.
+# file. Then the world's own rule: no `for ... in pairs` loop in lua/sat/world*.lua, the
+# world's files (under LuaJIT such a loop, compiled, can hang for ever when a finalizer runs
+# it: see clearTable in world_events.lua and docs/design.md, "Finalizers").
+# Last line: `lint: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/logs
@@ -20,9 +21,10 @@ if command -v luacheck >/dev/null 2>&1; then
 else
   echo "lint: luacheck is not installed (apt-get install lua-check)"; fail=1
 fi
-if grep -nE '^[^-]*\bfor\b.*\bin[[:space:]]+pairs[[:space:]]*\(' lua/sat/world.lua >build/logs/lint-pairs.log; then
+world=$(ls lua/sat/world*.lua)
+if grep -nE '^[^-]*\bfor\b.*\bin[[:space:]]+pairs[[:space:]]*\(' $world >build/logs/lint-pairs.log; then
   fail=$((fail + 1))
-  echo "lint: lua/sat/world.lua walks a table with a pairs loop (use next in a while loop):"
+  echo "lint: the world walks a table with a pairs loop (use next in a while loop):"
   cat build/logs/lint-pairs.log
 else
   pass=$((pass + 1))

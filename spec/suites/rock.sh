@@ -2,11 +2,14 @@
 # LuaRocks packaging: rockspec/sat-scm-1.rockspec lists the C sources `make sources` prints
 # (the one recipe checked against the Makefile), and for each Lua `luarocks make` installs
 # into an empty tree (offline: the only dependency, lua, is the VM), after which a clean
-# interpreter with nothing but that tree on its paths requires sat and runs a collision. The build happens in a copy of the sources (luarocks leaves .o files).
+# interpreter with nothing but that tree on its paths requires sat and runs a collision; the
+# LuaLS definitions (library/sat.lua) are in the rock's directory, not on the module path.
+# The build happens in a copy of the sources (luarocks leaves .o files).
 # Last line: `luarocks: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
+. spec/suites/lib/portable.sh
 root=$(pwd)
 pass=0
 fail=0
@@ -57,14 +60,31 @@ for v in 5.4 5.3 5.1; do
   src="$work/src-$v"
   tree="$work/tree-$v"
   mkdir -p "$src"
-  cp -r "$root/src" "$root/lua" "$root/rockspec" "$src/"
+  cp -r "$root/src" "$root/lua" "$root/library" "$root/rockspec" "$src/"
   if (cd "$src" && luarocks --lua-version "$v" make "$rockspec" --tree="$tree") \
       >"$work/make-$v.log" 2>&1; then
     ok "luarocks --lua-version $v make"
+    # the compiler command luarocks ran says -ffp-contract=off (no fused multiply-add)
+    if grep -E '(^|[ /])(cc|gcc|clang) .*-ffp-contract=off .*src/core/sat_math\.c' "$work/make-$v.log" \
+        >/dev/null; then
+      ok "Lua $v: the module is compiled with -ffp-contract=off"
+    else
+      bad "Lua $v: no -ffp-contract=off in luarocks' compiler command"
+      grep -E 'src/core' "$work/make-$v.log" | head -n 3
+    fi
   else
     bad "luarocks --lua-version $v make"
     tail -n 20 "$work/make-$v.log"
     continue
+  fi
+  rockdir=$(luarocks --lua-version "$v" --tree="$tree" show --rock-dir sat 2>/dev/null)
+  if [ -n "$rockdir" ] && cmp -s "$root/library/sat.lua" "$rockdir/library/sat.lua"; then
+    ok "Lua $v: the rock's directory holds library/sat.lua (the LuaLS definitions)"
+  else
+    bad "Lua $v: library/sat.lua in the rock's directory (${rockdir:-not found})"
+  fi
+  if [ -e "$tree/share/lua/$v/sat/library" ] || [ -e "$tree/share/lua/$v/library" ]; then
+    bad "Lua $v: the LuaLS definitions were installed on the module path"
   fi
   lpath="$tree/share/lua/$v/?.lua;$tree/share/lua/$v/?/init.lua"
   cpath="$tree/lib/lua/$v/?.so"
@@ -73,6 +93,12 @@ for v in 5.4 5.3 5.1; do
       ok "Lua $v: sat/core.so exports luaopen_sat_core alone"
     else
       bad "Lua $v: sat/core.so exports: $exported"
+    fi
+    newer=$(glibc_newer "$tree/lib/lua/$v/sat/core.so"; libm_other "$tree/lib/lua/$v/sat/core.so")
+    if [ -z "$newer" ]; then
+      ok "Lua $v: sat/core.so needs glibc 2.17 at most and imports only exact libm functions"
+    else
+      bad "Lua $v: sat/core.so imports $(echo $newer)"
     fi
   fi
   interpreters=$lua

@@ -77,9 +77,18 @@ local function trace_closest(tr, dx, dy, from, feature, index, overlap, separate
   tr.axis(tr, dx, dy, from, feature, index, separates, false, 0.0, 0.0, 0.0, 0.0, overlap)
 end
 
--- polygon_circle's axis through a polygon's vertex (at, 0-based) and a round shape's centre,
--- w leading from the vertex to the centre; none when the centre is on the vertex.
-local function trace_vertex(tr, wx, wy, at, rad, separates)
+-- polygon_circle's axis through a polygon's vertex and a round shape's centre (at d), when
+-- the test took one (vertex): w leads from one end of `edge` (a position) to the centre, from
+-- the first end when it is that end's own difference. None when the centre is on the vertex.
+local function trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, separates)
+  if not vertex then
+    return
+  end
+  local w0x, w0y = dx - a.ox[edge], dy - a.oy[edge]
+  local at = edge - 1 -- 0-based
+  if not (wx == w0x and wy == w0y) then
+    at = edge == a.count and 0 or edge
+  end
   local ux, uy, dist = normalize(wx, wy)
   if ux ~= 0.0 or uy ~= 0.0 then
     trace_closest(tr, ux, uy, 0, FEATURE_VERTEX, at, rad - dist, separates)
@@ -401,7 +410,6 @@ local function polygon_circle(a, b, dx, dy, tol, full --[==[T, tr]==])
   -- of its ends.
   local wx, wy = 0.0, 0.0
   local vertex = false
-  --[==[T local at = edge - 1]==]
   if pmin < rad then
     local e1 = edge == count and 1 or edge + 1
     local v0x, v0y, v1x, v1y = aox[edge], aoy[edge], aox[e1], aoy[e1]
@@ -413,11 +421,10 @@ local function polygon_circle(a, b, dx, dy, tol, full --[==[T, tr]==])
     elseif w1x * ex + w1y * ey > 0.0 then
       wx, wy = w1x, w1y
       vertex = true
-      --[==[T at = e1 - 1]==]
     end
     -- Apart along the axis through the vertex: beyond the reach, compared squared.
     local reach = rad + tol
-    --[==[T if vertex then trace_vertex(tr, wx, wy, at, rad, wx * wx + wy * wy > reach * reach) end]==]
+    --[==[T trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, wx * wx + wy * wy > reach * reach)]==]
     if vertex and wx * wx + wy * wy > reach * reach then
       return 0 -- the last axis: explaining, the test may stop here too
     end

@@ -1,0 +1,730 @@
+---@meta sat
+-- sat's public API for lua-language-server (LuaLS): types, signatures and short docs for
+-- `require("sat")`, never loaded at run time. Point LuaLS's `workspace.library` at this
+-- folder (README.md, "Install").
+--
+-- Adding to the API? Add its definition here in the same change: spec/types_spec.lua checks
+-- both ways that every public function, method, field and result table of the live module
+-- has a definition here and that every definition names something that exists, with the
+-- parameter count of Lua functions (docs/development.md, "Editor support"). A method is a
+-- `function Class:name(...) end` line under its class (with every parameter: another way to
+-- call it is an `---@overload`, naming `self` for a method), a field a `---@field` line.
+
+---@alias sat.Kind "polygon"|"circle"|"segment"|"capsule"|"compound"
+
+---Points as flat coordinates `{x1, y1, x2, y2, ...}` or as vecs `{vec, vec, ...}`.
+---@alias sat.Points number[]|sat.Vec[]
+
+---A filter of a query: a truthy result keeps the shape.
+---@alias sat.QueryFilter fun(shape: sat.Shape): any
+
+---What `world:move` does at another shape: stop and slide along it (the default), stop
+---there, pass through it and report it, or `nil`: ignore it.
+---@alias sat.MoveType "slide"|"touch"|"cross"
+
+---@alias sat.MoveFilter fun(shape: sat.Shape, other: sat.Shape): sat.MoveType?
+
+---The world filter: `false` keeps the pair from colliding (`a` was added first).
+---@alias sat.PairFilter fun(a: sat.Shape, b: sat.Shape): any
+
+---@alias sat.PairHandler fun(a: sat.Shape, b: sat.Shape, r: sat.Response)
+
+---@alias sat.ExitHandler fun(a: sat.Shape, b: sat.Shape)
+
+-- ---- vectors ------------------------------------------------------------------------------
+
+---A 2D vector. `x` and `y` are readable and writable (finite numbers only); no other field can
+---be set. Operators: `a + b`, `a - b`, `-a`, `a * n`, `n * a`, `a / n`, `a == b`, `tostring`.
+---@class sat.Vec
+---@field x number
+---@field y number
+---@operator add(sat.Vec): sat.Vec
+---@operator sub(sat.Vec): sat.Vec
+---@operator unm: sat.Vec
+---@operator mul(number): sat.Vec
+---@operator div(number): sat.Vec
+local Vec = {}
+
+---A new equal vec.
+---@return sat.Vec
+function Vec:clone() end
+
+---@return number x
+---@return number y
+function Vec:unpack() end
+
+---`v.x*w.x + v.y*w.y`
+---@param w sat.Vec
+---@return number
+function Vec:dot(w) end
+
+---`v.x*w.y - v.y*w.x`
+---@param w sat.Vec
+---@return number
+function Vec:cross(w) end
+
+---The length (without overflow).
+---@return number
+function Vec:len() end
+
+---The squared length.
+---@return number
+function Vec:len2() end
+
+---The distance between the two points.
+---@param w sat.Vec
+---@return number
+function Vec:dist(w) end
+
+---The unit vec of the same direction; the zero vector gives the zero vector.
+---@return sat.Vec
+function Vec:normalized() end
+
+---`vec(-y, x)`
+---@return sat.Vec
+function Vec:perp() end
+
+---Turned counter-clockwise (y up) by `a` radians.
+---@param a number
+---@return sat.Vec
+function Vec:rotated(a) end
+
+---The projection onto the line of `w` (a zero `w` gives the zero vector).
+---@param w sat.Vec
+---@return sat.Vec
+function Vec:projectOn(w) end
+
+---`v - 2 (v . n) n`, `n` normalized first (a zero `n` gives `v`).
+---@param n sat.Vec
+---@return sat.Vec
+function Vec:reflect(n) end
+
+-- ---- shapes -------------------------------------------------------------------------------
+
+---A shape: its position is its centroid; rotation and scale pivot about it. A shape takes any
+---Lua field (`player.tag = "player"`), except the names of its methods.
+---@class sat.Shape
+---@field category integer the bit set the shape is in (default 1; the low 32 bits are kept)
+---@field mask integer the categories it meets (default 0xFFFFFFFF)
+---@field onEnter? fun(self: sat.Shape, other: sat.Shape, r: sat.Response) a pair begins (`r.a` is self)
+---@field onStay? fun(self: sat.Shape, other: sat.Shape, r: sat.Response) a pair lasts (`world:step`)
+---@field onExit? fun(self: sat.Shape, other: sat.Shape) a pair ends (also on `world:remove`)
+---@field [string] any
+local Shape = {}
+
+---Moves the position (the centroid) to `(x, y)`.
+---@param x number
+---@param y number
+---@return self
+function Shape:moveTo(x, y) end
+
+---Moves the shape by `(dx, dy)`.
+---@param dx number
+---@param dy number
+---@return self
+function Shape:move(dx, dy) end
+
+---The position: the centroid (a circle's centre, a segment's or capsule's midpoint).
+---@return number x
+---@return number y
+function Shape:position() end
+
+---Sets the rotation, in radians, about the position or, given one, about the pivot
+---`(cx, cy)` (the position moves on the circle about it).
+---@param a number
+---@param cx? number the pivot, with `cy`
+---@param cy? number
+---@return self
+function Shape:setRotation(a, cx, cy) end
+
+---Turns the shape by `da` radians about its position or, given one, about the pivot `(cx, cy)`.
+---@param da number
+---@param cx? number the pivot, with `cy`
+---@param cy? number
+---@return self
+function Shape:rotate(da, cx, cy) end
+
+---The rotation in radians, as given.
+---@return number
+function Shape:rotation() end
+
+---Multiplies the size by `f > 0` about the position (`sx, sy`: equal, no non-uniform scale).
+---@param f number
+---@param sy? number must equal `f`
+---@return self
+function Shape:scale(f, sy) end
+
+---The world bounding box.
+---@return number x1
+---@return number y1
+---@return number x2
+---@return number y2
+function Shape:bbox() end
+
+---`true` inside or on the boundary.
+---@param x number
+---@param y number
+---@return boolean
+function Shape:contains(x, y) end
+
+---The area (0 for a point or a segment; a compound's: its parts' added).
+---@return number
+function Shape:area() end
+
+---@return sat.Kind
+function Shape:kind() end
+
+---An independent copy (geometry, transform, category, mask, a shallow copy of the fields).
+---@return self
+function Shape:clone() end
+
+---Where the segment from `(x1, y1)` to `(x2, y2)` first enters the shape, as a fraction `t` in
+---[0, 1], and the surface normal there; `nil` when it misses. Starting inside hits at `t = 0`.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@return number? t
+---@return number nx
+---@return number ny
+function Shape:raycast(x1, y1, x2, y2) end
+
+---`true, mx, my` (the MTV moving this shape out of `other`), or `false, 0, 0`.
+---Allocates nothing.
+---@param other sat.Shape
+---@return boolean hit
+---@return number mx
+---@return number my
+function Shape:collidesWith(other) end
+
+---A convex polygon (also what `sat.box` makes).
+---@class sat.Polygon: sat.Shape
+local Polygon = {}
+
+---The world coordinates as a flat list `{x1, y1, x2, y2, ...}`, for `love.graphics.polygon`;
+---fills and returns `t` when given.
+---@param t? number[]
+---@return number[]
+function Polygon:vertices(t) end
+
+---A circle (`sat.point`: radius 0).
+---@class sat.Circle: sat.Shape
+local Circle = {}
+
+---The world radius.
+---@return number
+function Circle:radius() end
+
+---Sets the radius, `r >= 0`.
+---@param r number
+---@return self
+function Circle:setRadius(r) end
+
+---A segment, without thickness.
+---@class sat.Segment: sat.Shape
+local Segment = {}
+
+---The endpoints in world coordinates, in the order given.
+---@return number x1
+---@return number y1
+---@return number x2
+---@return number y2
+function Segment:endpoints() end
+
+---The points within a radius of a segment (`scale` scales the radius too).
+---@class sat.Capsule: sat.Shape
+local Capsule = {}
+
+---The endpoints of its segment in world coordinates, in the order given.
+---@return number x1
+---@return number y1
+---@return number x2
+---@return number y2
+function Capsule:endpoints() end
+
+---The world radius.
+---@return number
+function Capsule:radius() end
+
+---Sets the radius, `r >= 0`.
+---@param r number
+---@return self
+function Capsule:setRadius(r) end
+
+---One rigid shape made of convex parts (`sat.concave`, `sat.compound`, `sat.chain`); against
+---anything it is the union of its parts.
+---@class sat.Compound: sat.Shape
+local Compound = {}
+
+---New shapes: copies of the parts in world coordinates.
+---@return sat.Shape[]
+function Compound:parts() end
+
+---A concave outline: its outline (counter-clockwise, y up); a chain: its points; fills and
+---returns `t` when given. A compound of other parts: an error.
+---@param t? number[]
+---@return number[]
+function Compound:vertices(t) end
+
+-- ---- results ------------------------------------------------------------------------------
+
+---What `sat.collide` gives (and `world:collisions`, the callbacks): `normal` is a unit vec from
+---`a` toward `b`, `mtv = -normal * overlap` moves `a` out of `b`.
+---@class sat.Response
+---@field a sat.Shape
+---@field b sat.Shape
+---@field overlap number the depth, >= 0 (0 when touching)
+---@field normal sat.Vec
+---@field mtv sat.Vec
+---@field aInB boolean `a` lies wholly inside `b`
+---@field bInA boolean `b` lies wholly inside `a`
+
+---One collision of `world:move`: a response (`a` the moving shape, `b` the other) and more.
+---@class sat.Collision: sat.Response
+---@field other sat.Shape the shape met (`b`)
+---@field type sat.MoveType what the filter answered
+---@field x number where the moving shape was when it met the other
+---@field y number
+
+---A hit of `world:querySegment`: where the segment enters the shape.
+---@class sat.SegmentHit
+---@field shape sat.Shape
+---@field t number the fraction of the segment, in [0, 1]
+---@field x number
+---@field y number
+---@field nx number the surface normal there
+---@field ny number
+
+---How a pair test went (`sat.explain`); `tostring` prints it as a table.
+---@class sat.Explanation
+---@field a sat.Shape
+---@field b sat.Shape
+---@field hit boolean
+---@field axes sat.ExplainAxis[] every axis, in the order tried
+---@field deciding? integer the index of the first separating axis, or of the one that gave the MTV
+---@field overlap? number on a hit: exactly `sat.collide`'s
+---@field normal? sat.Vec on a hit: exactly `sat.collide`'s
+---@field containment? number on a hit: the extra distance for a contained shape, else 0
+
+---@class sat.ExplainAxis
+---@field nx number
+---@field ny number
+---@field from "a"|"b" the shape the axis came from
+---@field feature string e.g. `"edge 2"`, `"vertex 3"`, `"centre"`
+---@field aMin number a's projection on the axis
+---@field aMax number
+---@field bMin number b's projection
+---@field bMax number
+---@field overlap number signed: negative is a gap
+---@field separates boolean
+
+-- ---- the world ----------------------------------------------------------------------------
+
+---A spatial-hash world: queries, enter/stay/exit callbacks, filters and movement.
+---@class sat.World
+local World = {}
+
+---Adds a shape; `"static"` shapes never pair with each other. An error if already there.
+---@generic T: sat.Shape
+---@param shape T
+---@param kind? "static"
+---@return T
+function World:add(shape, kind) end
+
+---Removes a shape, firing exit for each pair it was in.
+---@generic T: sat.Shape
+---@param shape T
+---@return T
+function World:remove(shape) end
+
+---@param shape sat.Shape
+---@return boolean
+function World:has(shape) end
+
+---`true` when added with `"static"` (false when not in the world).
+---@param shape sat.Shape
+---@return boolean
+function World:isStatic(shape) end
+
+---The number of shapes.
+---@return integer
+function World:count() end
+
+---The shapes, in insertion order; fills and returns `t` when given.
+---@param t? sat.Shape[]
+---@return sat.Shape[]
+function World:shapes(t) end
+
+---@return number
+function World:cellSize() end
+
+---The levels of cells holding shapes, ascending (for debug views).
+---@param t? integer[]
+---@return integer[]
+function World:levels(t) end
+
+---The cells in use at a level (default 0) as a flat list `cx, cy, count, ...` (for debug views).
+---@param level? integer
+---@param t? number[]
+---@return number[]
+function World:cells(level, t) end
+
+---The shapes containing the point (boundary included), in insertion order.
+---@param x number
+---@param y number
+---@param filter? sat.QueryFilter
+---@param t? sat.Shape[] a table to fill and return
+---@return sat.Shape[]
+---@overload fun(self: sat.World, x: number, y: number, t: sat.Shape[]): sat.Shape[]
+function World:queryPoint(x, y, filter, t) end
+
+---The shapes overlapping or touching the rectangle (top-left corner, size >= 0).
+---@param x number
+---@param y number
+---@param w number
+---@param h number
+---@param filter? sat.QueryFilter
+---@param t? sat.Shape[] a table to fill and return
+---@return sat.Shape[]
+---@overload fun(self: sat.World, x: number, y: number, w: number, h: number, t: sat.Shape[]): sat.Shape[]
+function World:queryRect(x, y, w, h, filter, t) end
+
+---Every shape the segment meets, sorted along it (ties in insertion order).
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param filter? sat.QueryFilter
+---@param t? sat.SegmentHit[] a table to fill and return (its hit tables reused)
+---@return sat.SegmentHit[]
+---@overload fun(self: sat.World, x1: number, y1: number, x2: number, y2: number, t: sat.SegmentHit[]): sat.SegmentHit[]
+function World:querySegment(x1, y1, x2, y2, filter, t) end
+
+---The shapes overlapping or touching it (not itself; it need not be in the world).
+---@param shape sat.Shape
+---@param filter? sat.QueryFilter
+---@param t? sat.Shape[] a table to fill and return
+---@return sat.Shape[]
+---@overload fun(self: sat.World, shape: sat.Shape, t: sat.Shape[]): sat.Shape[]
+function World:queryShape(shape, filter, t) end
+
+---The broad phase's candidates: shapes whose bounding boxes overlap or touch the shape's.
+---@param shape sat.Shape
+---@param filter? sat.QueryFilter
+---@param t? sat.Shape[] a table to fill and return
+---@return sat.Shape[]
+---@overload fun(self: sat.World, shape: sat.Shape, t: sat.Shape[]): sat.Shape[]
+function World:neighbors(shape, filter, t) end
+
+---The responses of the shape with every shape it collides with (`r.a` is the shape), filtered
+---as `step` filters.
+---@param shape sat.Shape
+---@param t? sat.Response[] a table to fill and return (its response tables reused)
+---@return sat.Response[]
+function World:collisions(shape, t) end
+
+---Sets the handler of an event (one per event; `nil` removes it): `fn(a, b, r)`, for exit
+---`fn(a, b)`.
+---@param event "enter"|"stay"
+---@param fn sat.PairHandler?
+---@return self
+---@overload fun(self: sat.World, event: "exit", fn: sat.ExitHandler?): sat.World
+function World:on(event, fn) end
+
+---Sets the world filter (`nil` removes it).
+---@param fn sat.PairFilter?
+---@return self
+function World:setFilter(fn) end
+
+---Finds every colliding pair and fires exit, then enter or stay, in pair order.
+---@return integer pairs the number of colliding pairs
+function World:step() end
+
+---Moves a shape of the world by `(dx, dy)`, sliding along (or stopping at, or crossing) what it
+---meets, without tunnelling.
+---@param shape sat.Shape
+---@param dx number
+---@param dy number
+---@param filter? sat.MoveFilter
+---@param cols? sat.Collision[] a table to fill and return (its collision tables reused)
+---@return number x the final position
+---@return number y
+---@return sat.Collision[] cols what it met, in order, each other shape once
+---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
+function World:move(shape, dx, dy, filter, cols) end
+
+-- ---- sat.debug ----------------------------------------------------------------------------
+
+---A colour `{r, g, b [, a]}` in LÖVE 11's 0..1 range.
+---@alias sat.debug.Color number[]
+
+---@class sat.debug.Colors
+---@field shape sat.debug.Color outlines
+---@field fill sat.debug.Color interiors
+---@field bbox sat.debug.Color
+---@field cell sat.debug.Color a cell in use
+---@field cellFill sat.debug.Color per shape touching the cell
+---@field normal sat.debug.Color
+---@field mtv sat.debug.Color
+---@field a sat.debug.Color explain: the first shape
+---@field b sat.debug.Color explain: the second shape
+---@field axis sat.debug.Color explain: the axes
+---@field gap sat.debug.Color explain: a separating gap
+---@field contact sat.debug.Color explain: the contact points
+
+---Overrides of `sat.debug.colors` for one call.
+---@class sat.debug.ColorOverrides
+---@field shape? sat.debug.Color
+---@field fill? sat.debug.Color
+---@field bbox? sat.debug.Color
+---@field cell? sat.debug.Color
+---@field cellFill? sat.debug.Color
+---@field normal? sat.debug.Color
+---@field mtv? sat.debug.Color
+---@field a? sat.debug.Color
+---@field b? sat.debug.Color
+---@field axis? sat.debug.Color
+---@field gap? sat.debug.Color
+---@field contact? sat.debug.Color
+
+---@class sat.debug.DrawWorldOptions
+---@field shapes? boolean outlines of every shape (default true)
+---@field fill? boolean fill them too
+---@field bboxes? boolean bounding boxes
+---@field cells? boolean the hash cells in use, drawn first
+---@field contacts? boolean the normal and MTV of every colliding pair
+---@field responses? sat.Response[] draw these responses instead of asking the world
+---@field color? fun(shape: sat.Shape): sat.debug.Color? a per-shape colour
+---@field colors? sat.debug.ColorOverrides
+---@field normalLength? number
+---@field mtvScale? number
+
+---@class sat.debug.ResponseOptions
+---@field normalLength? number the normal's drawn length (default `sat.debug.normalLength`)
+---@field mtvScale? number the MTV's scale (default 1)
+---@field colors? sat.debug.ColorOverrides `normal` and `mtv`
+
+---A cell of the spatial hash in use (`sat.debug.cells`).
+---@class sat.debug.Cell
+---@field x number the top-left corner, in world units
+---@field y number
+---@field size number
+---@field count integer the shapes filed in it
+---@field cx integer cell coordinates
+---@field cy integer
+---@field level integer
+
+---Drawing helpers for LÖVE (loaded on first access of `sat.debug`); `cells` and `contacts`
+---work without LÖVE. Sizes are in world units.
+---@class sat.debug
+---@field colors sat.debug.Colors the default colours (change them in place)
+---@field normalLength number
+---@field arrowHead number
+---@field arrowWidth number
+---@field mtvMin number an MTV shorter than this is not drawn
+---@field capSteps integer points along each round end of a capsule
+---@field partAlpha number a compound's parts drawn at this fraction of its alpha
+---@field axisGap number explain: the first ruler this far beyond the shapes
+---@field axisStep number explain: a nearly parallel axis's ruler this much farther
+---@field axisSpread number explain: "nearly parallel", in radians
+---@field barOffset number explain: a projection this far off its ruler
+---@field barWidth number explain: and this wide
+---@field contactRadius number explain: contact points this big
+---@field explainFill number explain: the shapes' fill alpha
+local Debug = {}
+
+---Draws every shape of the world; returns the number of pairs drawn.
+---@param world sat.World
+---@param options? sat.debug.DrawWorldOptions
+---@return integer
+function Debug.drawWorld(world, options) end
+
+---@param shape sat.Shape
+---@param mode? "line"|"fill"
+---@param color? sat.debug.Color
+function Debug.drawShape(shape, mode, color) end
+
+---@param shape sat.Shape
+---@param color? sat.debug.Color
+function Debug.drawBBox(shape, color) end
+
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param color? sat.debug.Color
+function Debug.drawArrow(x1, y1, x2, y2, color) end
+
+---Draws a response's normal and MTV from the contact.
+---@param r sat.Response
+---@param options? sat.debug.ResponseOptions
+function Debug.drawResponse(r, options) end
+
+---@param world sat.World
+---@param color? sat.debug.Color
+---@param fillColor? sat.debug.Color
+function Debug.drawCells(world, color, fillColor) end
+
+---Draws how the pair test of `a` and `b` went, its rulers about `(x, y)`; returns the
+---explanation.
+---@param a sat.Shape
+---@param b sat.Shape
+---@param x? number
+---@param y? number
+---@return sat.Explanation
+function Debug.explain(a, b, x, y) end
+
+---The hash cells in use (no LÖVE needed).
+---@param world sat.World
+---@return sat.debug.Cell[]
+function Debug.cells(world) end
+
+---Every colliding pair's response once, in world order (no LÖVE needed).
+---@param world sat.World
+---@return sat.Response[]
+function Debug.contacts(world) end
+
+-- ---- the module ---------------------------------------------------------------------------
+
+---The C module (`sat.core.test` and `sat.core.collide` are always the C functions).
+---@class sat.core
+---@field _VERSION string
+local core = {}
+
+---A vector; missing coordinates are 0.
+---@param x? number
+---@param y? number
+---@return sat.Vec
+function core.vec(x, y) end
+
+---A circle centred at `(x, y)`, `r >= 0`.
+---@param x number
+---@param y number
+---@param r number
+---@return sat.Circle
+function core.circle(x, y, r) end
+
+---A circle of radius 0.
+---@param x number
+---@param y number
+---@return sat.Circle
+function core.point(x, y) end
+
+---A convex polygon (either winding; points closer than 1e-9 of its size merged, collinear
+---ones dropped).
+---@param ... number x1, y1, x2, y2, ...
+---@return sat.Polygon
+---@overload fun(points: sat.Points): sat.Polygon
+function core.polygon(...) end
+
+---The rectangle with top-left corner `(x, y)` and size `w, h > 0`, as a polygon.
+---@param x number
+---@param y number
+---@param w number
+---@param h number
+---@return sat.Polygon
+function core.box(x, y, w, h) end
+
+---The segment between two different points.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@return sat.Segment
+function core.segment(x1, y1, x2, y2) end
+
+---The points within `r >= 0` of the segment.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param r number
+---@return sat.Capsule
+function core.capsule(x1, y1, x2, y2, r) end
+
+---Any simple outline (concave or convex, either winding) as one compound of convex parts.
+---@param ... number x1, y1, x2, y2, ...
+---@return sat.Compound
+---@overload fun(points: sat.Points): sat.Compound
+function core.concave(...) end
+
+---One rigid compound of copies of the shapes.
+---@param shapes sat.Shape[]
+---@return sat.Compound
+function core.compound(shapes) end
+
+---A compound of the segments between consecutive points; `closed`: back to the first.
+---@param points sat.Points
+---@param closed? boolean
+---@return sat.Compound
+function core.chain(points, closed) end
+
+---`true` when the shapes overlap or touch. Allocates nothing.
+---@param a sat.Shape
+---@param b sat.Shape
+---@return boolean
+function core.test(a, b) end
+
+---A response, or `nil` when apart; given `response` (a table, or a response returned before),
+---fills and returns it, reusing its vecs.
+---@param a sat.Shape
+---@param b sat.Shape
+---@param response? sat.Response|table
+---@return sat.Response?
+function core.collide(a, b, response) end
+
+---Where the shapes touch: `n` = 0 (apart), 1 or 2 points.
+---@param a sat.Shape
+---@param b sat.Shape
+---@return integer n
+---@return number x1 (absent when n is 0)
+---@return number y1
+---@return number x2 (absent when n is 0 or 1)
+---@return number y2
+function core.contacts(a, b) end
+
+---When `a` moving by `(dx, dy)` (and `b` by `(bdx, bdy)`) first touches `b`: `t` in [0, 1],
+---the normal and the contact point; `nil` when it never does.
+---@param a sat.Shape
+---@param dx number
+---@param dy number
+---@param b sat.Shape
+---@param bdx? number
+---@param bdy? number
+---@return number? t
+---@return number nx
+---@return number ny
+---@return number x
+---@return number y
+function core.sweep(a, dx, dy, b, bdx, bdy) end
+
+---How the pair test went: every axis, both projections, the verdict.
+---@param a sat.Shape
+---@param b sat.Shape
+---@return sat.Explanation
+function core.explain(a, b) end
+
+---`true` for a shape, never an error.
+---@param v any
+---@return boolean
+function core.isShape(v) end
+
+---`true` for a vec, never an error.
+---@param v any
+---@return boolean
+function core.isVec(v) end
+
+---@class sat: sat.core
+---@field _VERSION string `"sat 0.1.0"`
+---@field _DESCRIPTION string
+---@field _LICENSE string `"MIT"`
+---@field core sat.core the C module
+---@field debug sat.debug the LÖVE drawing helpers, loaded on first access
+local sat = {}
+
+---A new world, cell size default 64 (about a typical shape's size), from 1e-100 to 1e150.
+---@param cellSize? number
+---@return sat.World
+function sat.world(cellSize) end
+
+return sat

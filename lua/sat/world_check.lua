@@ -1,0 +1,185 @@
+--- sat.world_check: the world's argument checks, in the C binding's words
+-- (src/lua/lsat_util.c): the same type names ("vec", a shape's kind, "response", "world",
+-- another library's __name), "nan" and "inf", numeric strings taken as numbers, and the
+-- position of the caller of the world's method. Also the World metatable itself, so that a
+-- check knows a world when it sees one (world.lua fills it with the methods).
+-- Part of sat.world (lua/sat/world.lua); requires nothing of the world.
+local core = require("sat.core")
+
+local type, error, tostring, tonumber = type, error, tostring, tonumber
+local getmetatable, rawget = getmetatable, rawget
+local isShape, isVec, vec = core.isShape, core.isVec, core.vec
+
+local M = {}
+
+-- The metatable of every world. Its __name is how the binding's messages name a world
+-- ("shape expected, got world"), as Lua 5.3+ name other libraries' objects.
+local World = { __name = "world" }
+World.__index = World
+M.World = World
+
+-- The names the binding protects its metatables with (what getmetatable returns), read
+-- from one object of each type: a response's, and all of them.
+local RESPONSE_NAME, OWN_NAMES
+do
+  local c = core.circle(0, 0, 1)
+  RESPONSE_NAME, OWN_NAMES = getmetatable(core.collide(c, c)), {}
+  for _, object in ipairs({ vec(0, 0), c, core.polygon(0, 0, 1, 0, 0, 1), core.segment(0, 0, 1, 0),
+                            core.capsule(0, 0, 1, 0, 1), core.newHash(1) }) do
+    OWN_NAMES[getmetatable(object)] = true
+  end
+  OWN_NAMES[RESPONSE_NAME] = true
+end
+
+local function typeName(v)
+  if isShape(v) then
+    return v:kind()
+  end
+  if isVec(v) then
+    return "vec"
+  end
+  local t = type(v)
+  if t == "table" or t == "userdata" then
+    local mt = getmetatable(v)
+    if mt == RESPONSE_NAME then
+      return "response"
+    end
+    if type(mt) == "table" then
+      local name = rawget(mt, "__name")
+      if type(name) == "string" and not OWN_NAMES[name] then
+        return name
+      end
+    end
+  end
+  return t
+end
+M.typeName = typeName
+
+-- A value in a message: a string or a number as it is, anything else its type name.
+function M.describe(v)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then
+    return tostring(v)
+  end
+  return typeName(v)
+end
+
+-- Every check raises through here with the depth of the world's method below it: level 1
+-- is argError itself, so the method is at `depth` and its caller at depth + 1.
+local function argError(depth, fname, n, msg)
+  error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), depth + 1)
+end
+M.argError = argError
+
+-- Checks called straight from a world method raise at depth 3 (argError, the check, the
+-- method), the caller's line.
+
+-- The receiver of world method fname: a world (a dot written for a colon passes the first
+-- argument, or nothing, instead).
+function M.checkSelf(fname, v)
+  if getmetatable(v) ~= World then
+    error(("bad self to '%s' (world expected, got %s)"):format(fname, typeName(v)), 3)
+  end
+end
+
+function M.checkShape(fname, n, v)
+  if not isShape(v) then
+    argError(3, fname, n, "shape expected, got " .. typeName(v))
+  end
+end
+
+local function nonfiniteName(v)
+  if v ~= v then
+    return "nan"
+  end
+  return v > 0 and "inf" or "-inf"
+end
+
+-- A finite number (a numeric string converted, as C converts it); returns it.
+local function toFinite(fname, n, v, depth)
+  local x = v
+  if type(x) ~= "number" then
+    x = type(x) == "string" and tonumber(x) or nil
+    if x == nil then
+      argError(depth, fname, n, "number expected, got " .. typeName(v))
+    end
+  end
+  if x ~= x or x == math.huge or x == -math.huge then
+    argError(depth, fname, n, "finite number expected, got " .. nonfiniteName(x))
+  end
+  return x
+end
+M.toFinite = toFinite
+
+function M.checkNumber(fname, n, v)
+  return (toFinite(fname, n, v, 4))
+end
+
+-- The core's range for coordinates and sizes (set by the first world: the hash tells).
+local MAX_COORD, RANGE_MESSAGE = math.huge, "out of range"
+
+function M.setLimits(maxCoord, rangeMessage)
+  MAX_COORD, RANGE_MESSAGE = maxCoord, rangeMessage
+end
+
+-- A coordinate or size going into the core: a finite number within its range; returns it.
+function M.checkCoord(fname, n, v)
+  local x = toFinite(fname, n, v, 4)
+  if x > MAX_COORD or x < -MAX_COORD then
+    argError(3, fname, n, RANGE_MESSAGE)
+  end
+  return x
+end
+
+function M.checkOptFunction(fname, n, v)
+  if v ~= nil and type(v) ~= "function" then
+    argError(3, fname, n, "function expected, got " .. typeName(v))
+  end
+end
+
+function M.checkOptTable(fname, n, v)
+  if v ~= nil and type(v) ~= "table" then
+    argError(3, fname, n, "table expected, got " .. typeName(v))
+  end
+end
+
+-- The optional last arguments of a query or a move: a filter function, then a table to fill
+-- (either may be left out). Returns filter, out.
+function M.trailing(fname, n, a, b)
+  if type(a) == "table" and b == nil then
+    return nil, a
+  end
+  if a ~= nil and type(a) ~= "function" then
+    argError(3, fname, n, "function or table expected, got " .. typeName(a))
+  end
+  if b ~= nil and type(b) ~= "table" then
+    argError(3, fname, n + 1, "table expected, got " .. typeName(b))
+  end
+  return a, b
+end
+
+function M.checkMember(self, fname, n, shape)
+  if not isShape(shape) then
+    argError(3, fname, n, "shape expected, got " .. typeName(shape))
+  end
+  if not self.token[shape] then
+    argError(3, fname, n, "shape is not in this world")
+  end
+end
+
+-- The world filter's verdict on a pair (setFilter's function; every pair passes without
+-- one), asked with the shape added first as a. Not an argument check, but the one check of
+-- a pair that both world:collisions and world:move make.
+function M.allowed(self, shape, other)
+  local f = self.filter
+  if f == nil then
+    return true
+  end
+  local ts, to = self.token[shape], self.token[other]
+  if ts and to and to < ts then
+    return f(other, shape) ~= false
+  end
+  return f(shape, other) ~= false
+end
+
+return M
