@@ -77,9 +77,18 @@ local function trace_closest(tr, dx, dy, from, feature, index, overlap, separate
   tr.axis(tr, dx, dy, from, feature, index, separates, false, 0.0, 0.0, 0.0, 0.0, overlap)
 end
 
--- polygon_circle's axis through a polygon's vertex (at, 0-based) and a round shape's centre,
--- w leading from the vertex to the centre; none when the centre is on the vertex.
-local function trace_vertex(tr, wx, wy, at, rad, separates)
+-- polygon_circle's axis through a polygon's vertex and a round shape's centre (at d), when
+-- the test took one (vertex): w leads from one end of `edge` (a position) to the centre, from
+-- the first end when it is that end's own difference. None when the centre is on the vertex.
+local function trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, separates)
+  if not vertex then
+    return
+  end
+  local w0x, w0y = dx - a.ox[edge], dy - a.oy[edge]
+  local at = edge - 1 -- 0-based
+  if not (wx == w0x and wy == w0y) then
+    at = edge == a.count and 0 or edge
+  end
   local ux, uy, dist = normalize(wx, wy)
   if ux ~= 0.0 or uy ~= 0.0 then
     trace_closest(tr, ux, uy, 0, FEATURE_VERTEX, at, rad - dist, separates)
@@ -113,8 +122,12 @@ M.SAT_SCAN_MAX = SAT_SCAN_MAX
 -- finds (see the C's walk). A scan (sat__project) by comparisons, or under LuaJIT by
 -- math.min and math.max: those may give the other of two zeros of opposite signs when they
 -- tie, which changes no result of sat_test or sat_collide (a polygon's extents along its own
--- normals, amax and amin, are never zero, so p, q and the depth come out the same); the
--- explained intervals, which show such zeros, come from the traced copy, which compares.
+-- normals, amax and amin, are never zero, so p and q come out the same but for a zero's
+-- sign, and a depth of zero is clamped to 0); the explained intervals, which show such
+-- zeros, come from the traced copy, which compares. With minmax (LuaJIT) the depth is
+-- math.min(q, p) too, and the containments are the least margins over the axes, x >= y
+-- being x - y >= 0 exactly (a difference of doubles is 0 only for equal ones), so that no
+-- branch is left to guess in the loop but the exit and a new least.
 
 -- Along a's normal i, a's interval (from its deepest vertex to its support) is derived and
 -- b's is found (scanned, or walked: walk_b); then the same with the roles swapped. Axes are
@@ -126,6 +139,7 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax --[=
   local a_in_b, b_in_a = true, true
   local at_a0, at_a1, at_b0, at_b1 = 1, 1, 1, 1
   local ldepth, lindex, lneg = HUGE, 0, false -- least_axis: its code is 2 * index + neg
+  local in_a, in_b = HUGE, HUGE -- with minmax: the least margins of b in a and a in b
 
   for i = 1, ca do
     local nx, ny = anx[i], any[i]
@@ -174,13 +188,32 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax --[=
         end
       end
       at_b1, hi = k, v
-    elseif minmax then -- scanned, the least and greatest by math.min and math.max
+    elseif minmax then -- scanned with math.min and math.max, unrolled: up to 8 vertices
       lo = box[1] * nx + boy[1] * ny
       hi = lo
-      for k = 2, cb do
-        local v = box[k] * nx + boy[k] * ny
-        lo = min(lo, v)
-        hi = max(hi, v)
+      local v = box[2] * nx + boy[2] * ny
+      lo, hi = min(lo, v), max(hi, v)
+      v = box[3] * nx + boy[3] * ny
+      lo, hi = min(lo, v), max(hi, v)
+      if cb > 3 then
+        v = box[4] * nx + boy[4] * ny
+        lo, hi = min(lo, v), max(hi, v)
+        if cb > 4 then
+          v = box[5] * nx + boy[5] * ny
+          lo, hi = min(lo, v), max(hi, v)
+          if cb > 5 then
+            v = box[6] * nx + boy[6] * ny
+            lo, hi = min(lo, v), max(hi, v)
+            if cb > 6 then
+              v = box[7] * nx + boy[7] * ny
+              lo, hi = min(lo, v), max(hi, v)
+              if cb > 7 then
+                v = box[8] * nx + boy[8] * ny
+                lo, hi = min(lo, v), max(hi, v)
+              end
+            end
+          end
+        end
       end
     else -- scanned (sat__project)
       lo = box[1] * nx + boy[1] * ny
@@ -200,12 +233,19 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax --[=
     --[==[T trace_axis(tr, nx, ny, 0, FEATURE_EDGE, i - 1, amin, amax, bmin, bmax, p, q, tol)]==]
     if p < -tol or q < -tol then return 0 end --EXIT_IF
     if full then
-      local depth = q < p and q or p
+      local depth
+      if minmax then -- the containments by their least margins (see the top)
+        depth = min(q, p)
+        in_a = min(in_a, bmin - (amin - tol), (amax + tol) - bmax)
+        in_b = min(in_b, amin - (bmin - tol), (bmax + tol) - amax)
+      else
+        depth = q < p and q or p
+        b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
+        a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
+      end
       if depth < ldepth then
         ldepth, lindex, lneg = depth, i - 1, p > q
       end
-      b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
-      a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
     end
   end
   for j = 1, cb do
@@ -255,13 +295,32 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax --[=
         end
       end
       at_a1, amax = k, v
-    elseif minmax then -- scanned, the least and greatest by math.min and math.max
+    elseif minmax then -- scanned with math.min and math.max, unrolled: up to 8 vertices
       amin = aox[1] * nx + aoy[1] * ny
       amax = amin
-      for k = 2, ca do
-        local v = aox[k] * nx + aoy[k] * ny
-        amin = min(amin, v)
-        amax = max(amax, v)
+      local v = aox[2] * nx + aoy[2] * ny
+      amin, amax = min(amin, v), max(amax, v)
+      v = aox[3] * nx + aoy[3] * ny
+      amin, amax = min(amin, v), max(amax, v)
+      if ca > 3 then
+        v = aox[4] * nx + aoy[4] * ny
+        amin, amax = min(amin, v), max(amax, v)
+        if ca > 4 then
+          v = aox[5] * nx + aoy[5] * ny
+          amin, amax = min(amin, v), max(amax, v)
+          if ca > 5 then
+            v = aox[6] * nx + aoy[6] * ny
+            amin, amax = min(amin, v), max(amax, v)
+            if ca > 6 then
+              v = aox[7] * nx + aoy[7] * ny
+              amin, amax = min(amin, v), max(amax, v)
+              if ca > 7 then
+                v = aox[8] * nx + aoy[8] * ny
+                amin, amax = min(amin, v), max(amax, v)
+              end
+            end
+          end
+        end
       end
     else -- scanned (sat__project)
       amin = aox[1] * nx + aoy[1] * ny
@@ -280,17 +339,27 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax --[=
     --[==[T trace_axis(tr, nx, ny, 1, FEATURE_EDGE, j - 1, amin, amax, bmin, bmax, p, q, tol)]==]
     if p < -tol or q < -tol then return 0 end --EXIT_IF
     if full then
-      local depth = q < p and q or p
+      local depth
+      if minmax then -- the containments by their least margins (see the top)
+        depth = min(q, p)
+        in_a = min(in_a, bmin - (amin - tol), (amax + tol) - bmax)
+        in_b = min(in_b, amin - (bmin - tol), (bmax + tol) - amax)
+      else
+        depth = q < p and q or p
+        b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
+        a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
+      end
       if depth < ldepth then
         ldepth, lindex, lneg = depth, ca + j - 1, p > q
       end
-      b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
-      a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
     end
   end
   --[==[T if tr.apart then return 0 end]==]
   if not full then
     return 1
+  end
+  if minmax then
+    b_in_a, a_in_b = in_a >= 0.0, in_b >= 0.0
   end
   local nx, ny
   if lindex < ca then
@@ -341,7 +410,6 @@ local function polygon_circle(a, b, dx, dy, tol, full --[==[T, tr]==])
   -- of its ends.
   local wx, wy = 0.0, 0.0
   local vertex = false
-  --[==[T local at = edge - 1]==]
   if pmin < rad then
     local e1 = edge == count and 1 or edge + 1
     local v0x, v0y, v1x, v1y = aox[edge], aoy[edge], aox[e1], aoy[e1]
@@ -353,11 +421,10 @@ local function polygon_circle(a, b, dx, dy, tol, full --[==[T, tr]==])
     elseif w1x * ex + w1y * ey > 0.0 then
       wx, wy = w1x, w1y
       vertex = true
-      --[==[T at = e1 - 1]==]
     end
     -- Apart along the axis through the vertex: beyond the reach, compared squared.
     local reach = rad + tol
-    --[==[T if vertex then trace_vertex(tr, wx, wy, at, rad, wx * wx + wy * wy > reach * reach) end]==]
+    --[==[T trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, wx * wx + wy * wy > reach * reach)]==]
     if vertex and wx * wx + wy * wy > reach * reach then
       return 0 -- the last axis: explaining, the test may stop here too
     end
@@ -825,9 +892,10 @@ end
 -- tolerance (sat__touch_tol) themselves; the full ones clamp a depth within the tolerance
 -- to 0 (touching).
 -- How this Lua finds a polygon's interval along the other's normals (the same numbers every
--- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE vertices with math.min
--- and math.max (a branch per vertex costs it most) and walks bigger ones, as the C does;
--- PUC Lua walks polygons of more than WALK_ABOVE vertices (fewer dot products).
+-- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE (8) vertices with
+-- math.min and math.max, unrolled (a branch or an inner loop costs it most: each splits its
+-- traces), and walks bigger ones, as the C does; PUC Lua walks polygons of more than
+-- WALK_ABOVE vertices (fewer dot products).
 local LUAJIT = rawget(_G, "jit") ~= nil
 local MINMAX = LUAJIT
 local WALK_ABOVE = LUAJIT and SAT_SCAN_MAX or 4
