@@ -920,13 +920,14 @@ end
 -- -- tolerance (sat__touch_tol) themselves; the full ones clamp a depth within the tolerance
 -- -- to 0 (touching).
 -- -- How this Lua finds a polygon's interval along the other's normals (the same numbers every
--- -- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE (8) vertices with
--- -- math.min and math.max, unrolled (a branch or an inner loop costs it most: each splits its
--- -- traces), and walks bigger ones, as the C does; PUC Lua walks polygons of more than
--- -- WALK_ABOVE vertices (fewer dot products).
--- local LUAJIT = rawget(_G, "jit") ~= nil
--- local MINMAX = LUAJIT
--- local WALK_ABOVE = LUAJIT and SAT_SCAN_MAX or 4
+-- -- way: see polygon_pair): LuaJIT with its compiler on (when this file loads) scans polygons
+-- -- of up to WALK_ABOVE (8) vertices with math.min and math.max, unrolled (a branch or an
+-- -- inner loop costs it most: each splits its traces), and walks bigger ones, as the C does;
+-- -- an interpreter (PUC Lua, LuaJIT with the compiler off, as on iOS) walks polygons of more
+-- -- than WALK_ABOVE (4) vertices (fewer dot products) and scans by comparisons.
+-- local JIT_ON = jit_ ~= nil and (jit_.status()) == true
+-- local MINMAX = JIT_ON
+-- local WALK_ABOVE = JIT_ON and SAT_SCAN_MAX or 4
 -- M.WALK_ABOVE = WALK_ABOVE
 
 -- local function polygon_pair_test(a, b)
