@@ -21,6 +21,7 @@
 #   make sources      the module's C sources, one a line (the rockspec lists the same)
 #   make objects      one object per source: build/obj/$(LUA)/{core,lua}/*.o
 #   make test-helpers the specs' helper modules (spec/helpers), next to the module
+#   make math-ulps    the own sin, cos, atan2, hypot: ulps against long double, ns per call
 
 LUA      ?= lua5.4
 CC       ?= cc
@@ -32,6 +33,10 @@ SOAK_SECONDS ?= 600
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wpointer-arith
 OPT      ?= -O2 -g
+# No fused multiply-add anywhere (a compiler may fuse a * b + c on aarch64 and others, which
+# changes bits): every recipe below says so, for the same bits on every platform
+# (docs/design.md, "Determinism"). The build suite checks each recipe passes it.
+FP       := -ffp-contract=off
 CFLAGS   ?=
 BUILD    := build
 
@@ -70,7 +75,7 @@ MODFLAGS := -DSAT_HIDDEN
 SHARED   := -fPIC -shared -fno-plt
 $(MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
 	  $(CORE_SRC) $(BIND_SRC) -lm
 
 # The same with ASan + UBSan, for the valgrind suite, which preloads gcc's runtimes into the
@@ -80,7 +85,7 @@ SAN_MODULE := $(BUILD)/asan-$(LUA)/sat/core.so
 module-san: $(SAN_MODULE)
 $(SAN_MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(WARN) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
+	$(SAN_CC) $(WARN) $(FP) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
 	  $(CORE_SRC) $(BIND_SRC) -lm
 
 sources:
@@ -93,7 +98,7 @@ OBJECTS := $(patsubst src/%.c,$(OBJDIR)/%.o,$(CORE_SRC) $(BIND_SRC))
 objects: $(OBJECTS)
 $(OBJDIR)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC $(BIND_INC) $(LUA_INC) -c -o $@ $<
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC $(BIND_INC) $(LUA_INC) -c -o $@ $<
 # sat_collide_traced.c compiles sat_collide.c a second time (with its trace on)
 $(OBJDIR)/core/sat_collide_traced.o: src/core/sat_collide.c
 
@@ -106,12 +111,12 @@ CTEST_SAN := $(BUILD)/c/tests-san
 c-tests: $(CTEST_BIN)
 $(CTEST_BIN): $(CORE_SRC) $(CTEST_SRC) $(CORE_HDR) $(CTEST_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CORE_INC) -Ispec/c -o $@ $(CORE_SRC) $(CTEST_SRC) -lm
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(CORE_INC) -Ispec/c -o $@ $(CORE_SRC) $(CTEST_SRC) -lm
 
 c-tests-san: $(CTEST_SAN)
 $(CTEST_SAN): $(CORE_SRC) $(CTEST_SRC) $(CORE_HDR) $(CTEST_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 -g $(SAN) $(CORE_INC) -Ispec/c -o $@ $(CORE_SRC) $(CTEST_SRC) -lm
+	$(CC) $(WARN) $(FP) -O1 -g $(SAN) $(CORE_INC) -Ispec/c -o $@ $(CORE_SRC) $(CTEST_SRC) -lm
 
 FUZZ_CC    := clang
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -120,7 +125,7 @@ FUZZ_BIN   := $(BUILD)/fuzz/fuzz_pairs
 fuzz-build: $(FUZZ_BIN)
 $(FUZZ_BIN): $(CORE_SRC) spec/c/fuzz_pairs.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) -O1 -g $(FUZZ_FLAGS) $(CORE_INC) -o $@ $(CORE_SRC) spec/c/fuzz_pairs.c -lm
+	$(FUZZ_CC) $(WARN) $(FP) -O1 -g $(FUZZ_FLAGS) $(CORE_INC) -o $@ $(CORE_SRC) spec/c/fuzz_pairs.c -lm
 
 # Succeeds when $(FUZZ_CC) can link a libFuzzer target at all (the fuzz suite skips if not).
 fuzz-probe:
@@ -158,27 +163,46 @@ bench-build:
 
 $(BUILD)/bench-core: $(CORE_SRC) $(CORE_HDR) bench/core.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(CORE_INC) -o $@ $(CORE_SRC) bench/core.c -lm
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(CORE_INC) -o $@ $(CORE_SRC) bench/core.c -lm
+
+# ---- the own maths' accuracy and cost -----------------------------------------------------
+# make math-ulps: src/core/sat_math.c against glibc's long-double functions, ulps per range
+# and ns per call against libm (tools/sat_math_ulps.c; MATH_SAMPLES per range); the figures
+# of docs/design.md, "Determinism". Minutes of one core: not part of make test.
+MATH_SAMPLES ?= 1000000
+.PHONY: math-ulps
+math-ulps: $(BUILD)/tools/sat_math_ulps
+	$(BUILD)/tools/sat_math_ulps $(MATH_SAMPLES)
+$(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core/sat_math.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) -D_GNU_SOURCE -O2 $(CORE_INC) -o $@ tools/sat_math_ulps.c src/core/sat_math.c -lm
 
 # ---- helpers for the specs ----------------------------------------------------------------
 # failalloc: a Lua allocator failing on demand (spec/helpers/failalloc.c), next to the module
 # and to its ASan build, for the specs of out-of-memory paths. -z nodelete: lua_close unloads
 # C modules before it frees the last objects, through that allocator.
-test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satprobe.so
+# satmath: the core's own sin, cos, atan2 and hypot (src/core/sat_math.c) as a Lua module,
+# for spec/math_spec.lua (the pure-Lua twin gives the same bits).
+test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so \
+  $(MODDIR)/satprobe.so
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
+	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
+$(MODDIR)/satmath.so: spec/helpers/satmath.c src/core/sat_math.c src/core/sat_math.h src/core/sat.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ spec/helpers/satmath.c \
+	  src/core/sat_math.c -lm
 
 # satprobe: the C core's functions, raw (statuses, every field, a shape's internals), for the
 # pure backend's spec (spec/pure_core_spec.lua): the core's sources and flags, as in the module.
 $(MODDIR)/satprobe.so: spec/helpers/satprobe.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
 	  $(CORE_SRC) spec/helpers/satprobe.c -lm
 
 $(MODDIR)/bench_clock.so: bench/lclock.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(OPT) $(CFLAGS) $(SHARED) $(LUA_INC) -o $@ bench/lclock.c
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(SHARED) $(LUA_INC) -o $@ bench/lclock.c
 
 bench:
 	@sh tools/deps.sh bench
@@ -305,7 +329,8 @@ WIN_LUA_HDR    := lua.h lualib.h lauxlib.h luaconf.h
 
 windows: $(WIN_OUT)/luajit/sat/core.dll $(WIN_OUT)/lua5.4/sat/core.dll
 # The specs' helper (see test-helpers), for the windows suite.
-windows-helpers: $(WIN_OUT)/luajit/failalloc.dll $(WIN_OUT)/lua5.4/failalloc.dll
+windows-helpers: $(WIN_OUT)/luajit/failalloc.dll $(WIN_OUT)/lua5.4/failalloc.dll \
+  $(WIN_OUT)/luajit/satmath.dll $(WIN_OUT)/lua5.4/satmath.dll
 windows-luas: $(WIN_VM)/luajit/.built $(WIN_VM)/lua5.4/.built
 
 $(WIN_OUT)/sat.def:
@@ -314,13 +339,18 @@ $(WIN_OUT)/sat.def:
 
 $(WIN_OUT)/%/sat/core.dll: $(CORE_SRC) $(BIND_SRC) $(HEADERS) $(WIN_VM)/%/.built $(WIN_OUT)/sat.def
 	@mkdir -p $(dir $@)
-	$(WIN_CC) $(WARN) -O2 $(MODFLAGS) -shared -s $(BIND_INC) -I$(WIN_VM)/$*/include -o $@ \
+	$(WIN_CC) $(WARN) $(FP) -O2 $(MODFLAGS) -shared -s $(BIND_INC) -I$(WIN_VM)/$*/include -o $@ \
 	  $(CORE_SRC) $(BIND_SRC) $(WIN_OUT)/sat.def $(WIN_VM)/$*/$(WIN_LUADLL_$*)
 
 $(WIN_OUT)/%/failalloc.dll: spec/helpers/failalloc.c $(WIN_VM)/%/.built
 	@mkdir -p $(dir $@)
-	$(WIN_CC) $(WARN) -O2 -shared -s -I$(WIN_VM)/$*/include -o $@ spec/helpers/failalloc.c \
+	$(WIN_CC) $(WARN) $(FP) -O2 -shared -s -I$(WIN_VM)/$*/include -o $@ spec/helpers/failalloc.c \
 	  $(WIN_VM)/$*/$(WIN_LUADLL_$*)
+
+$(WIN_OUT)/%/satmath.dll: spec/helpers/satmath.c src/core/sat_math.c $(CORE_HDR) $(WIN_VM)/%/.built
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WARN) $(FP) -O2 -shared -s $(CORE_INC) -I$(WIN_VM)/$*/include -o $@ \
+	  spec/helpers/satmath.c src/core/sat_math.c $(WIN_VM)/$*/$(WIN_LUADLL_$*)
 
 # Debian's source package, unpacked with its patches (dpkg-source keeps the files' dates).
 $(WIN_SRC)/%/src/lua.h:
@@ -366,7 +396,7 @@ macos: $(foreach a,$(MACOS_ARCHS),$(BUILD)/macos-$(a)/$(LUA)/sat/core.so)
 
 $(BUILD)/macos-%/$(LUA)/sat/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(MACOS_CC) $(WARN) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC -arch $* -bundle \
+	$(MACOS_CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC -arch $* -bundle \
 	  -undefined dynamic_lookup $(BIND_INC) $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC)
 
 # ---- make repl ----------------------------------------------------------------------------

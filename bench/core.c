@@ -24,6 +24,9 @@
  * median of the repetitions. Every result feeds a sink that is printed, so no call can be
  * dropped.
  *
+ * c.rotate.<kind> times sat_shape_rotate on boxes, poly8s, capsules and rock8s (the cost of a
+ * turn: its sine and cosine, the vertices and normals recomputed).
+ *
  * The poly8 pairs also time sat_contacts (.contacts) and sat_sweep_contact (.sweep: a moving
  * by its offset to b, onto b's position, so that every pair meets on the way or overlaps at
  * the start).
@@ -33,7 +36,7 @@
  * (.distinct pairs, .shapes, .overlapping calls, .table_kb of shapes).
  * - pool: poly8 pairs drawn from pools of 64, 8,192 and 65,536 shapes, each shape its own
  *   allocation as in the binding (c.pool<N>.test / .collide; see pool_build).
- * Usage: bench-core [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]
+ * Usage: bench-core [calls [repetitions [case|pool|rotate|all [world|cold|hot|pool|all]]]]
  *        bench-core calls passes sim-test|sim-collide shapes
  * The second form builds the pool of `shapes` as above and makes `passes` untimed passes of
  * sat_test (or sat_collide) over its calls, for a cache simulator to count what they read
@@ -636,6 +639,52 @@ static void run_pools(int n, int reps)
     }
 }
 
+/* c.rotate.<kind>: sat_shape_rotate by 0.01, in turn on ROT_SHAPES shapes of the kind (in
+ * L1: the arithmetic of a turn, its sine and cosine included), ns per call, passes of at
+ * most 8,192 calls. */
+#define ROT_SHAPES 64
+static double rot_pass(sat_shape **s, int n)
+{
+    int bad = 0;
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++)
+        bad += sat_shape_rotate(s[i % ROT_SHAPES], 0.01) != SAT_OK;
+    double t1 = now_ns();
+    sink += bad;
+    return (t1 - t0) / n;
+}
+
+static void run_rotations(int n, int reps)
+{
+    if (n > 8192)
+        n = 8192; /* short passes: a turn of a compound costs microseconds */
+    static const struct {
+        const char *name;
+        shape_kind k;
+    } kinds[] = {{"box", K_BOX}, {"poly8", K_POLY8}, {"capsule", K_CAPSULE}, {"rock8", K_ROCK8}};
+    char key[64];
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        sat_shape *s[ROT_SHAPES];
+        double v[64];
+        int r;
+        rng_state = 0x207A7EULL + k;
+        for (int i = 0; i < ROT_SHAPES; i++) {
+            s[i] = xmalloc(kind_bytes(kinds[k].k));
+            build_shape(s[i], kinds[k].k);
+        }
+        if (reps > 64)
+            reps = 64;
+        rot_pass(s, n);
+        for (r = 0; r < reps; r++)
+            v[r] = rot_pass(s, n);
+        qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+        snprintf(key, sizeof key, "c.rotate.%s", kinds[k].name);
+        emit(key, v[reps / 2], "ns");
+        for (int i = 0; i < ROT_SHAPES; i++)
+            free(s[i]);
+    }
+}
+
 /* The sim-test and sim-collide modes (see the top). */
 static int run_sim(int n, int passes, int collide, int shapes)
 {
@@ -658,7 +707,7 @@ int main(int argc, char **argv)
         (strcmp(argv[3], "sim-test") == 0 || strcmp(argv[3], "sim-collide") == 0))
         return run_sim(n, reps, strcmp(argv[3], "sim-collide") == 0, atoi(argv[4]));
     if (n < 1 || reps < 1) {
-        fprintf(stderr, "usage: %s [calls [repetitions [case|pool|all [world|cold|hot|pool|all]]]]\n",
+        fprintf(stderr, "usage: %s [calls [repetitions [case|pool|rotate|all [world|cold|hot|pool|all]]]]\n",
                 argv[0]);
         return 2;
     }
@@ -683,6 +732,8 @@ int main(int argc, char **argv)
     if ((strcmp(only, "all") == 0 || strcmp(only, "pool") == 0) &&
         (strcmp(part, "all") == 0 || strcmp(part, "pool") == 0))
         run_pools(n, reps);
+    if ((strcmp(only, "all") == 0 && strcmp(part, "all") == 0) || strcmp(only, "rotate") == 0)
+        run_rotations(n, reps);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (strcmp(only, "all") != 0 && strcmp(only, cases[i].name) != 0)
             continue;

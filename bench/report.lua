@@ -177,6 +177,16 @@ if get("c.pool65536.test.sim_ll_misses") then
   end
 end
 
+-- Turns: sat_shape_rotate by 0.01 on 64 shapes of a kind in turn (the own sin and cos
+-- included, src/core/sat_math.c): figures, no target.
+if get("c.rotate.box") then
+  header("C core, sat_shape_rotate: ns per call, 64 shapes of a kind in turn (in L1)")
+  for _, k in ipairs({ { "box", "box" }, { "poly8", "poly8" }, { "capsule", "capsule" },
+    { "rock8", "rock8 (compound of 8 parts)" } }) do
+    figure(k[2], "c.rotate." .. k[1])
+  end
+end
+
 -- ---- binding ------------------------------------------------------------------------------
 local vms = { { "lua54", "lua5.4" }, { "luajit", "luajit" } }
 for _, vm in ipairs(vms) do

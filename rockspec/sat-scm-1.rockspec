@@ -22,55 +22,115 @@ world with queries, callbacks and movement with resolution. Lua 5.1, LuaJIT (LÖ
 dependencies = {
   "lua >= 5.1",
 }
+
+-- The C sources, once: the builtin backend's list (Windows) and the Unix command's.
+local sources = {
+  "src/core/sat_collide.c",
+  "src/core/sat_collide_traced.c",
+  "src/core/sat_compound.c",
+  "src/core/sat_contacts.c",
+  "src/core/sat_explain.c",
+  "src/core/sat_hash.c",
+  "src/core/sat_hash_query.c",
+  "src/core/sat_hash_step.c",
+  "src/core/sat_math.c",
+  "src/core/sat_raycast.c",
+  "src/core/sat_shape.c",
+  "src/core/sat_sweep.c",
+  "src/lua/lsat_explain.c",
+  "src/lua/lsat_ffi.c",
+  "src/lua/lsat_hash.c",
+  "src/lua/lsat_module.c",
+  "src/lua/lsat_response.c",
+  "src/lua/lsat_shape.c",
+  "src/lua/lsat_util.c",
+  "src/lua/lsat_vec.c",
+}
+
+-- On Unix the module is built by one compiler command rather than the builtin backend, which
+-- cannot pass a flag: -ffp-contract=off, no fused multiply-add, for the same bits on every
+-- platform (docs/design.md, "Determinism"). Windows keeps the builtin backend (MSVC or
+-- mingw on x86-64, whose baseline instruction set has no fused multiply-add).
+local unix_build = "mkdir -p build/rock/sat && $(CC) $(CFLAGS) -ffp-contract=off -DSAT_HIDDEN" ..
+  " -Isrc/core -Isrc/lua -I$(LUA_INCDIR) $(LIBFLAG) -o build/rock/sat/core.so"
+for i = 1, #sources do
+  unix_build = unix_build .. " " .. sources[i]
+end
+unix_build = unix_build .. " -lm"
+
+local lua_modules = {
+  sat = "lua/sat/init.lua",
+  ["sat.backend"] = "lua/sat/backend.lua",
+  ["sat.world"] = "lua/sat/world.lua",
+  ["sat.world_check"] = "lua/sat/world_check.lua",
+  ["sat.world_events"] = "lua/sat/world_events.lua",
+  ["sat.world_move"] = "lua/sat/world_move.lua",
+  ["sat.debug"] = "lua/sat/debug.lua",
+  ["sat.fast"] = "lua/sat/fast.lua",
+  -- the pure-Lua backend (where no native module loads)
+  ["sat.pure.lsat_explain"] = "lua/sat/pure/lsat_explain.lua",
+  ["sat.pure.lsat_module"] = "lua/sat/pure/lsat_module.lua",
+  ["sat.pure.lsat_response"] = "lua/sat/pure/lsat_response.lua",
+  ["sat.pure.lsat_shape"] = "lua/sat/pure/lsat_shape.lua",
+  ["sat.pure.lsat_util"] = "lua/sat/pure/lsat_util.lua",
+  ["sat.pure.lsat_vec"] = "lua/sat/pure/lsat_vec.lua",
+  ["sat.pure.sat_collide"] = "lua/sat/pure/sat_collide.lua",
+  ["sat.pure.sat_collide_traced"] = "lua/sat/pure/sat_collide_traced.lua",
+  ["sat.pure.sat_constants"] = "lua/sat/pure/sat_constants.lua",
+  ["sat.pure.sat_contacts"] = "lua/sat/pure/sat_contacts.lua",
+  ["sat.pure.sat_explain"] = "lua/sat/pure/sat_explain.lua",
+  ["sat.pure.sat_internal"] = "lua/sat/pure/sat_internal.lua",
+  ["sat.pure.sat_math"] = "lua/sat/pure/sat_math.lua",
+  ["sat.pure.sat_math_shim"] = "lua/sat/pure/sat_math_shim.lua",
+  ["sat.pure.sat_raycast"] = "lua/sat/pure/sat_raycast.lua",
+  ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
+  ["sat.pure.sat_sweep"] = "lua/sat/pure/sat_sweep.lua",
+}
+
 build = {
   type = "builtin",
   modules = {
     ["sat.core"] = {
-      sources = {
-        "src/core/sat_collide.c",
-        "src/core/sat_collide_traced.c",
-        "src/core/sat_compound.c",
-        "src/core/sat_contacts.c",
-        "src/core/sat_explain.c",
-        "src/core/sat_hash.c",
-        "src/core/sat_hash_query.c",
-        "src/core/sat_hash_step.c",
-        "src/core/sat_raycast.c",
-        "src/core/sat_shape.c",
-        "src/core/sat_sweep.c",
-        "src/lua/lsat_explain.c",
-        "src/lua/lsat_ffi.c",
-        "src/lua/lsat_hash.c",
-        "src/lua/lsat_module.c",
-        "src/lua/lsat_response.c",
-        "src/lua/lsat_shape.c",
-        "src/lua/lsat_util.c",
-        "src/lua/lsat_vec.c",
-      },
+      sources = sources,
       incdirs = { "src/core", "src/lua" },
       defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/core/sat.h)
       libraries = { "m" },
     },
-    sat = "lua/sat/init.lua",
-    ["sat.backend"] = "lua/sat/backend.lua",
-    ["sat.world"] = "lua/sat/world.lua",
-    ["sat.world_check"] = "lua/sat/world_check.lua",
-    ["sat.world_events"] = "lua/sat/world_events.lua",
-    ["sat.world_move"] = "lua/sat/world_move.lua",
-    ["sat.debug"] = "lua/sat/debug.lua",
-    ["sat.fast"] = "lua/sat/fast.lua",
-    ["sat.pure.lsat_explain"] = "lua/sat/pure/lsat_explain.lua",
-    ["sat.pure.lsat_module"] = "lua/sat/pure/lsat_module.lua",
-    ["sat.pure.lsat_response"] = "lua/sat/pure/lsat_response.lua",
-    ["sat.pure.lsat_shape"] = "lua/sat/pure/lsat_shape.lua",
-    ["sat.pure.lsat_util"] = "lua/sat/pure/lsat_util.lua",
-    ["sat.pure.lsat_vec"] = "lua/sat/pure/lsat_vec.lua",
-    ["sat.pure.sat_collide"] = "lua/sat/pure/sat_collide.lua",
-    ["sat.pure.sat_collide_traced"] = "lua/sat/pure/sat_collide_traced.lua",
-    ["sat.pure.sat_constants"] = "lua/sat/pure/sat_constants.lua",
-    ["sat.pure.sat_internal"] = "lua/sat/pure/sat_internal.lua",
-    ["sat.pure.sat_math_shim"] = "lua/sat/pure/sat_math_shim.lua",
-    ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
+    sat = lua_modules.sat,
+    ["sat.backend"] = lua_modules["sat.backend"],
+    ["sat.world"] = lua_modules["sat.world"],
+    ["sat.world_check"] = lua_modules["sat.world_check"],
+    ["sat.world_events"] = lua_modules["sat.world_events"],
+    ["sat.world_move"] = lua_modules["sat.world_move"],
+    ["sat.debug"] = lua_modules["sat.debug"],
+    ["sat.fast"] = lua_modules["sat.fast"],
+    ["sat.pure.lsat_explain"] = lua_modules["sat.pure.lsat_explain"],
+    ["sat.pure.lsat_module"] = lua_modules["sat.pure.lsat_module"],
+    ["sat.pure.lsat_response"] = lua_modules["sat.pure.lsat_response"],
+    ["sat.pure.lsat_shape"] = lua_modules["sat.pure.lsat_shape"],
+    ["sat.pure.lsat_util"] = lua_modules["sat.pure.lsat_util"],
+    ["sat.pure.lsat_vec"] = lua_modules["sat.pure.lsat_vec"],
+    ["sat.pure.sat_collide"] = lua_modules["sat.pure.sat_collide"],
+    ["sat.pure.sat_collide_traced"] = lua_modules["sat.pure.sat_collide_traced"],
+    ["sat.pure.sat_constants"] = lua_modules["sat.pure.sat_constants"],
+    ["sat.pure.sat_contacts"] = lua_modules["sat.pure.sat_contacts"],
+    ["sat.pure.sat_explain"] = lua_modules["sat.pure.sat_explain"],
+    ["sat.pure.sat_internal"] = lua_modules["sat.pure.sat_internal"],
+    ["sat.pure.sat_math"] = lua_modules["sat.pure.sat_math"],
+    ["sat.pure.sat_math_shim"] = lua_modules["sat.pure.sat_math_shim"],
+    ["sat.pure.sat_raycast"] = lua_modules["sat.pure.sat_raycast"],
+    ["sat.pure.sat_shape"] = lua_modules["sat.pure.sat_shape"],
+    ["sat.pure.sat_sweep"] = lua_modules["sat.pure.sat_sweep"],
+  },
+  platforms = {
+    unix = {
+      type = "command",
+      build_command = unix_build,
+      install = {
+        lib = { ["sat.core"] = "build/rock/sat/core.so" },
+        lua = lua_modules,
+      },
+    },
   },
   -- the LuaLS definitions, into the rock's directory (`luarocks show --rock-dir sat`), never
   -- on the module path: point an editor's workspace.library at its library/ (README.md)

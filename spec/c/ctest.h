@@ -107,5 +107,6 @@ void run_segment_tests(void);
 void run_bigpoly_tests(void);
 void run_explain_tests(void);
 void run_compound_tests(void);
+void run_math_tests(void);
 
 #endif

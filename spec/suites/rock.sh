@@ -9,6 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
+. spec/suites/lib/portable.sh
 root=$(pwd)
 pass=0
 fail=0
@@ -97,6 +98,14 @@ for v in 5.4 5.3 5.1; do
   if (cd "$src" && luarocks --lua-version "$v" make "$rockspec" --tree="$tree") \
       >"$work/make-$v.log" 2>&1; then
     ok "luarocks --lua-version $v make"
+    # the compiler command luarocks ran says -ffp-contract=off (no fused multiply-add)
+    if grep -E '(^|[ /])(cc|gcc|clang) .*-ffp-contract=off .*src/core/sat_math\.c' "$work/make-$v.log" \
+        >/dev/null; then
+      ok "Lua $v: the module is compiled with -ffp-contract=off"
+    else
+      bad "Lua $v: no -ffp-contract=off in luarocks' compiler command"
+      grep -E 'src/core' "$work/make-$v.log" | head -n 3
+    fi
   else
     bad "luarocks --lua-version $v make"
     tail -n 20 "$work/make-$v.log"
@@ -118,6 +127,12 @@ for v in 5.4 5.3 5.1; do
       ok "Lua $v: sat/core.so exports luaopen_sat_core alone"
     else
       bad "Lua $v: sat/core.so exports: $exported"
+    fi
+    newer=$(glibc_newer "$tree/lib/lua/$v/sat/core.so"; libm_other "$tree/lib/lua/$v/sat/core.so")
+    if [ -z "$newer" ]; then
+      ok "Lua $v: sat/core.so needs glibc 2.17 at most and imports only exact libm functions"
+    else
+      bad "Lua $v: sat/core.so imports $(echo $newer)"
     fi
   fi
   interpreters=$lua

@@ -33,9 +33,10 @@
 #include "sat_internal.h"
 
 /* ---- the trace ----------------------------------------------------------------------- *
- * Traced, each pair function takes a sink (sat_internal.h) as its last argument and reports
- * to it every axis it tries, with the numbers it computes; a separating axis does not end
- * the test (EXIT_IF goes on): it lists every axis and says "apart" at the end. Compiled
+ * Traced, each pair function takes a sink (sat_internal.h) as its last argument, `tr`, and
+ * reports to it every axis it tries, with the numbers it computes; a separating axis does
+ * not end the test (EXIT_IF goes on): it lists every axis and says "apart" at the end. The
+ * hooks are one line each; what they call (trace_*) is in sat_collide_traced.c. Compiled
  * here, every hook is empty, and sat_test and sat_collide are exactly the code they would
  * be without them. */
 #ifdef SAT_TRACING
@@ -49,6 +50,12 @@
 #define TRACE_ARG
 #define EXIT_IF(separated) if (separated) return 0
 #endif
+/* An axis whose intervals the test has (p and q as at the top), and segment_segment's axis
+ * (its cores' intervals, grown by the radii there): with the pair function's tolerance. */
+#define TRACE_AXIS(n, from, feature, index, amin, amax, bmin, bmax, p, q)                      \
+    TRACE(trace_axis(tr, n, from, feature, index, amin, amax, bmin, bmax, p, q, tol))
+#define TRACE_SEG(a, b, n, from, feature, sep, amin, amax, bmin, bmax)                        \
+    TRACE(trace_seg(tr, a, b, n, from, feature, sep, amin, amax, bmin, bmax, tol))
 
 typedef struct best_axis {
     double depth;
@@ -101,69 +108,6 @@ static inline void least_consider(least_axis *l, double p, double q, int index)
     l->depth = depth < l->depth ? depth : l->depth;
     l->code ^= (l->code ^ (2 * index + (p > q))) & better;
 }
-
-#ifdef SAT_TRACING
-/* An axis whose intervals the test has (p and q as at the top). */
-static void trace_axis(sat__sink *tr, sat_vec n, int from, sat_feature feature, int index,
-                       double amin, double amax, double bmin, double bmax, double p, double q,
-                       double tol)
-{
-    sat__step s;
-    s.n = n;
-    s.from = from;
-    s.feature = feature;
-    s.index = index;
-    s.measured = 1;
-    s.amin = amin;
-    s.amax = amax;
-    s.bmin = bmin;
-    s.bmax = bmax;
-    s.overlap = q < p ? q : p; /* as least_consider takes it */
-    s.separates = p < -tol || q < -tol;
-    tr->apart |= s.separates;
-    tr->axis(tr, &s);
-}
-
-/* An axis through two closest points (dir from the first shape toward the second), with the
- * depth the test computes along it and its verdict. */
-static void trace_closest(sat__sink *tr, sat_vec dir, int from, sat_feature feature, int index,
-                          double overlap, int separates)
-{
-    sat__step s;
-    memset(&s, 0, sizeof s);
-    s.n = dir;
-    s.from = from;
-    s.feature = feature;
-    s.index = index;
-    s.overlap = overlap;
-    s.separates = separates;
-    tr->apart |= separates;
-    tr->axis(tr, &s);
-}
-
-/* polygon_circle's axis through a polygon's vertex (at) and a round shape's centre, w leading
- * from the vertex to the centre, as the full test measures it. None when the centre is on
- * the vertex (the test takes none either). */
-static void trace_vertex(sat__sink *tr, sat_vec w, int at, double rad, int separates)
-{
-    double dist;
-    sat_vec u = sat__normalize(w, &dist);
-    if (u.x != 0.0 || u.y != 0.0)
-        trace_closest(tr, u, 0, SAT_FEATURE_VERTEX, at, rad - dist, separates);
-}
-
-/* circle_circle's one axis, through the centres (concentric: (1, 0)). */
-static void trace_centres(sat__sink *tr, const sat_shape *a, const sat_shape *b, sat_vec d,
-                          double tol)
-{
-    double dist, reach = a->radius + b->radius + tol;
-    sat_vec n = sat__normalize(d, &dist);
-    if (n.x == 0.0 && n.y == 0.0)
-        n = sat__v(1.0, 0.0);
-    trace_closest(tr, n, 0, SAT_FEATURE_CENTRE, 0, a->radius + b->radius - dist,
-                  sat__dot(d, d) > reach * reach);
-}
-#endif
 
 /* ---- polygon / polygon ---------------------------------------------------------------- */
 
@@ -250,7 +194,7 @@ static SAT_INLINE_ALWAYS int polygon_pair(const sat_shape *a, const sat_shape *b
         double amax = sat__support(a, i), amin = sat__least(a, i), lo, hi, dn = sat__dot(d, n);
         interval(b, n, walk_b, at_b, &lo, &hi);
         double bmin = dn + lo, bmax = dn + hi, p = amax - bmin, q = bmax - amin;
-        TRACE(trace_axis(tr, n, 0, SAT_FEATURE_EDGE, i, amin, amax, bmin, bmax, p, q, tol));
+        TRACE_AXIS(n, 0, SAT_FEATURE_EDGE, i, amin, amax, bmin, bmax, p, q);
         EXIT_IF(p < -tol || q < -tol); /* the scans cost more than a mispredicted exit */
         if (!full)
             continue;
@@ -264,7 +208,7 @@ static SAT_INLINE_ALWAYS int polygon_pair(const sat_shape *a, const sat_shape *b
         double amin, amax;
         interval(a, n, walk_a, at_a, &amin, &amax);
         double p = amax - bmin, q = bmax - amin;
-        TRACE(trace_axis(tr, n, 1, SAT_FEATURE_EDGE, j, amin, amax, bmin, bmax, p, q, tol));
+        TRACE_AXIS(n, 1, SAT_FEATURE_EDGE, j, amin, amax, bmin, bmax, p, q);
         EXIT_IF(p < -tol || q < -tol);
         if (!full)
             continue;
@@ -326,8 +270,7 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
     for (int i = 0; i < count; i++) {
         double amax = sat__support(a, i), amin = sat__least(a, i), dn = sat__dot(d, n[i]);
         double p = amax - (dn - rad), q = (dn + rad) - amin;
-        TRACE(trace_axis(tr, n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, dn - rad, dn + rad, p, q,
-                         tol));
+        TRACE_AXIS(n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, dn - rad, dn + rad, p, q);
         EXIT_IF(p < -tol || q < -tol); /* exiting early saves more than its misprediction costs */
         /* Selects written as min/max instructions and masks, never as branches. */
         double wide = q > p ? q : p;
@@ -343,7 +286,6 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
      * one of its ends. */
     sat_vec w = sat__v(0.0, 0.0);
     int vertex = 0;
-    TRACE(int at = edge;) /* the vertex */
     if (pmin < rad) {
         const sat_vec *o = sat__coff(a);
         sat_vec v0 = o[edge], v1 = o[edge + 1 == count ? 0 : edge + 1], e = sat__sub(v1, v0);
@@ -354,11 +296,10 @@ static inline int polygon_circle(const sat_shape *a, const sat_shape *b, sat_vec
         } else if (sat__dot(w1, e) > 0.0) {
             w = w1;
             vertex = 1;
-            TRACE(at = edge + 1 == count ? 0 : edge + 1;)
         }
         /* Apart along the axis through the vertex: beyond the reach, compared squared. */
         double reach = rad + tol;
-        TRACE(if (vertex) trace_vertex(tr, w, at, rad, sat__dot(w, w) > reach * reach);)
+        TRACE(trace_vertex(tr, a, d, edge, vertex, w, rad, sat__dot(w, w) > reach * reach);)
         if (vertex && sat__dot(w, w) > reach * reach)
             return 0; /* the last axis: explaining, the test may stop here too */
     }
@@ -448,21 +389,6 @@ static inline void apart_best(best_axis *best, double R, double dist, sat_vec di
             dir = u_;                                                                         \
     }
 
-#ifdef SAT_TRACING
-/* polygon_segment's axis through the closest features: a polygon vertex (feature >= 0) or
- * the segment's endpoint (-1 - endpoint) against the other. */
-static void trace_features(sat__sink *tr, int feature, int vertex, sat_vec w, double flat,
-                           sat_vec flat_n, double R, int separates)
-{
-    FEATURE_DIR(dist, dir, vertex, w, flat, flat_n)
-    if (feature >= 0)
-        trace_closest(tr, dir, 0, SAT_FEATURE_VERTEX, feature, R - dist, separates);
-    else
-        trace_closest(tr, dir, 1, SAT_FEATURE_ENDPOINT, -1 - feature, R - dist, separates);
-}
-
-#endif
-
 /* polygon (a) / segment or capsule (b). The SAT axes are the polygon's edge normals and the
  * segment's normal (the edge normals of their Minkowski difference). When the cores are
  * apart, their closest features are an end of the segment against the polygon (on the edge
@@ -482,8 +408,7 @@ static inline int polygon_segment(const sat_shape *a, const sat_shape *b, sat_ve
         double amax = sat__support(a, i), amin = sat__least(a, i), dn = sat__dot(d, n[i]);
         double hn = sat__dot(k.h, n[i]), w = fabs(hn), lo = dn - w, hi = dn + w;
         double p = amax - (lo - R), q = (hi + R) - amin;
-        TRACE(trace_axis(tr, n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, lo - R, hi + R, p, q,
-                         tol));
+        TRACE_AXIS(n[i], 0, SAT_FEATURE_EDGE, i, amin, amax, lo - R, hi + R, p, q);
         EXIT_IF(p < -tol || q < -tol);
         least_consider(&least, p, q, i);
         double e0 = (dn - hn) - amax, e1 = (dn + hn) - amax, s0 = lo - amax, s1 = amin - hi;
@@ -509,8 +434,7 @@ static inline int polygon_segment(const sat_shape *a, const sat_shape *b, sat_ve
     }
     {
         double p = pmax - (dn - R), q = (dn + R) - pmin;
-        TRACE(trace_axis(tr, k.n, 1, SAT_FEATURE_NORMAL, 0, pmin, pmax, dn - R, dn + R, p, q,
-                         tol));
+        TRACE_AXIS(k.n, 1, SAT_FEATURE_NORMAL, 0, pmin, pmax, dn - R, dn + R, p, q);
         EXIT_IF(p < -tol || q < -tol);
         least_consider(&least, p, q, count);
         double s0 = dn - pmax, s1 = pmin - dn;
@@ -598,22 +522,6 @@ static inline int polygon_segment(const sat_shape *a, const sat_shape *b, sat_ve
     return 1;
 }
 
-#ifdef SAT_TRACING
-/* circle_segment's one axis: from the centre to its closest point of the segment (inside
- * it, or at an end: then the axis through that endpoint). */
-static void trace_centre(sat__sink *tr, const sat__closest *c, const sat__segcore *k, double R,
-                         int separates)
-{
-    sat_vec dir;
-    double dist = sat__closest_dir(c, k, &dir);
-    if (c->inside)
-        trace_closest(tr, dir, 0, SAT_FEATURE_CENTRE, 0, R - dist, separates);
-    else /* the end c->to leads to: c + h is endpoint 1 (the second) */
-        trace_closest(tr, dir, 1, SAT_FEATURE_ENDPOINT, sat__dot(c->to, k->u) + k->L > 0.0,
-                      R - dist, separates);
-}
-#endif
-
 /* circle (a) / segment or capsule (b): the centre against the segment. */
 static inline int circle_segment(const sat_shape *a, const sat_shape *b, sat_vec d, double tol,
                                  best_axis *best, int full TRACE_PARAM)
@@ -649,34 +557,6 @@ static inline int seg_axis(least_axis *least, double *sep, double amin, double a
     return 1;
 }
 
-#ifdef SAT_TRACING
-/* segment_segment's axis: as seg_axis takes it, with the intervals grown by each radius.
- * Explaining, seg_axis stops at a separating axis before it takes the gap into sep: this
- * does it, so that the closest ends are still looked at. */
-static void trace_seg(sat__sink *tr, const sat_shape *a, const sat_shape *b, sat_vec n, int from,
-                      sat_feature feature, double *sep, double amin, double amax, double bmin,
-                      double bmax, double tol)
-{
-    double R = a->radius + b->radius, p = amax - bmin + R, q = bmax - amin + R;
-    double s0 = bmin - amax, s1 = amin - bmax;
-    s0 = s1 > s0 ? s1 : s0;
-    *sep = s0 > *sep ? s0 : *sep;
-    trace_axis(tr, n, from, feature, 0, amin - a->radius, amax + a->radius, bmin - b->radius,
-               bmax + b->radius, p, q, tol);
-}
-
-/* segment_segment's axis through the closest ends when the cores are apart: end `near`
- * (a's 0 and 1, b's 2 and 3) against the other core, the direction from a toward b. */
-static void trace_ends(sat__sink *tr, const sat__closest *c, int near, const sat__segcore *ka,
-                       const sat__segcore *kb, double R, int separates)
-{
-    sat_vec dir;
-    double dist = sat__closest_dir(c, near < 2 ? kb : ka, &dir);
-    trace_closest(tr, near < 2 ? dir : sat__neg(dir), near >= 2, SAT_FEATURE_ENDPOINT, near & 1,
-                  R - dist, separates);
-}
-#endif
-
 /* Whether both ends of a core are within `room` of another: containment, for the ends'
  * closest points c0, c1 on the other core. */
 static inline int ends_within(const sat__closest *c0, const sat__closest *c1, double room)
@@ -699,22 +579,20 @@ static inline int segment_segment(const sat_shape *a, const sat_shape *b, sat_ve
     x = sat__dot(d, ka.n);
     w = fabs(sat__dot(kb.h, ka.n));
     double bn_lo = x - w, bn_hi = x + w;
-    TRACE(trace_seg(tr, a, b, ka.n, 0, SAT_FEATURE_NORMAL, &sep, 0.0, 0.0, bn_lo, bn_hi, tol);)
+    TRACE_SEG(a, b, ka.n, 0, SAT_FEATURE_NORMAL, &sep, 0.0, 0.0, bn_lo, bn_hi);
     EXIT_IF(!seg_axis(&least, &sep, 0.0, 0.0, bn_lo, bn_hi, R, tol, 0));
     x = sat__dot(d, kb.n);
     w = fabs(sat__dot(ka.h, kb.n));
     double an_lo = -w, an_hi = w, bn = x;
-    TRACE(trace_seg(tr, a, b, kb.n, 1, SAT_FEATURE_NORMAL, &sep, an_lo, an_hi, bn, bn, tol);)
+    TRACE_SEG(a, b, kb.n, 1, SAT_FEATURE_NORMAL, &sep, an_lo, an_hi, bn, bn);
     EXIT_IF(!seg_axis(&least, &sep, an_lo, an_hi, bn, bn, R, tol, 1));
     x = sat__dot(d, ka.u);
     w = fabs(sat__dot(kb.h, ka.u));
-    TRACE(trace_seg(tr, a, b, ka.u, 0, SAT_FEATURE_DIRECTION, &sep, -ka.L, ka.L, x - w, x + w,
-                    tol);)
+    TRACE_SEG(a, b, ka.u, 0, SAT_FEATURE_DIRECTION, &sep, -ka.L, ka.L, x - w, x + w);
     EXIT_IF(!seg_axis(&least, &sep, -ka.L, ka.L, x - w, x + w, R, tol, 2));
     x = sat__dot(d, kb.u);
     w = fabs(sat__dot(ka.h, kb.u));
-    TRACE(trace_seg(tr, a, b, kb.u, 1, SAT_FEATURE_DIRECTION, &sep, -w, w, x - kb.L, x + kb.L,
-                    tol);)
+    TRACE_SEG(a, b, kb.u, 1, SAT_FEATURE_DIRECTION, &sep, -w, w, x - kb.L, x + kb.L);
     EXIT_IF(!seg_axis(&least, &sep, -w, w, x - kb.L, x + kb.L, R, tol, 3));
 
     /* The four ends against the other segment: a's first (from them the direction leads

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sat_internal.h"
+#include "sat_math.h"
 
 const char *sat_status_message(sat_status status)
 {
@@ -99,7 +100,8 @@ static void init_common(sat_shape *s, sat_kind kind)
 /* A segment's or capsule's world half, direction, half-length, box and bound. */
 static void update_segment(sat_shape *s)
 {
-    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, r = s->radius;
+    double c, sn, k = s->scale, r = s->radius;
+    sat_sincos(s->angle, &sn, &c);
     sat_vec lh = s->v[2], lu = sat__v(1.0, 0.0);
     if (s->v[3].y > 0.0)
         lu = sat__normalize(lh, NULL);
@@ -171,7 +173,8 @@ void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi)
 static void polygon_transform(sat_shape *s, const sat_vec *local)
 {
     sat_vec *off = sat__off(s), *n = sat__normal(s);
-    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
+    double c, sn, k = s->scale, bound = 0.0;
+    sat_sincos(s->angle, &sn, &c);
     for (int i = 0; i < s->count; i++) {
         /* + 0.0 turns a -0 into 0, so results never print "-0". */
         sat_vec ln = sat__edge_normal(local, s->count, i);
@@ -386,7 +389,7 @@ sat_status sat_polygon_validate(const sat_vec *points, int count, sat_vec *work,
         double cr = sat__cross(e0, e1);
         if (cr < 0.0)
             return SAT_ERR_NOT_CONVEX;
-        turning += atan2(cr, sat__dot(e0, e1));
+        turning += sat_atan2(cr, sat__dot(e0, e1));
     }
     if (fabs(turning - 2.0 * SAT_PI) > SAT_PI)
         return SAT_ERR_NOT_CONVEX;
@@ -697,18 +700,24 @@ sat_status sat_shape_rotate_about(sat_shape *s, double dangle, double cx, double
         return SAT_ERR_NONFINITE;
     if (!isfinite(s->angle + dangle))
         return SAT_ERR_ANGLE;
-    return turn_about(s, s->angle + dangle, cos(dangle), sin(dangle), cx, cy);
+    double c, sn;
+    sat_sincos(dangle, &sn, &c);
+    return turn_about(s, s->angle + dangle, c, sn, cx, cy);
 }
 
 sat_status sat_shape_set_rotation_about(sat_shape *s, double angle, double cx, double cy)
 {
-    double turn = angle - s->angle;
+    double turn = angle - s->angle, c, sn;
     if (!isfinite(angle))
         return SAT_ERR_NONFINITE;
-    if (isfinite(turn))
-        return turn_about(s, angle, cos(turn), sin(turn), cx, cy);
+    if (isfinite(turn)) {
+        sat_sincos(turn, &sn, &c);
+        return turn_about(s, angle, c, sn, cx, cy);
+    }
     /* from one huge angle to another of the other sign: the turn from both ends' sines */
-    double ca = cos(angle), sa = sin(angle), co = cos(s->angle), so = sin(s->angle);
+    double ca, sa, co, so;
+    sat_sincos(angle, &sa, &ca);
+    sat_sincos(s->angle, &so, &co);
     return turn_about(s, angle, ca * co + sa * so, sa * co - ca * so, cx, cy);
 }
 
@@ -882,7 +891,8 @@ void sat__compound_place(sat_shape *s)
 
 void sat__compound_refresh(sat_shape *s)
 {
-    double c = cos(s->angle), sn = sin(s->angle), k = s->scale, bound = 0.0;
+    double c, sn, k = s->scale, bound = 0.0;
+    sat_sincos(s->angle, &sn, &c);
     for (int i = 0; i < s->count; i++) {
         sat_shape *b = sat__base_part(s, i), *p = sat__live_part(s, i);
         sat__copy_inline(p, b); /* (a lean one's offsets become the local points) */

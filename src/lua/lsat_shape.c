@@ -435,9 +435,7 @@ static int to_bits(lua_State *L, int idx, uint32_t *out)
     d = (double)lua_tonumber(L, idx);
     if (!isfinite(d) || floor(d) != d)
         return 0;
-    m = fmod(d, 4294967296.0);
-    if (m < 0.0)
-        m += 4294967296.0;
+    m = d - 4294967296.0 * floor(d / 4294967296.0); /* d mod 2^32 in [0, 2^32), exact */
     *out = (uint32_t)m;
     return 1;
 }

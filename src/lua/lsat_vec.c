@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "lsat.h"
+#include "sat_math.h"
 
 static int l_vec(lua_State *L)
 {
@@ -196,7 +197,7 @@ static int vec_cross(lua_State *L)
 static int vec_len(lua_State *L)
 {
     sat_vec *a = lsat_checkvec(L, 1);
-    lua_pushnumber(L, hypot(a->x, a->y));
+    lua_pushnumber(L, sat_hypot(a->x, a->y));
     return 1;
 }
 
@@ -224,7 +225,8 @@ static int vec_perp(lua_State *L)
 static int vec_rotated(lua_State *L)
 {
     sat_vec *a = lsat_checkvec(L, 1);
-    double angle = lsat_checkfinite(L, 2), c = cos(angle), s = sin(angle);
+    double angle = lsat_checkfinite(L, 2), c, s;
+    sat_sincos(angle, &s, &c);
     lsat_push_vec(L, c * a->x - s * a->y, s * a->x + c * a->y);
     return 1;
 }
@@ -253,7 +255,7 @@ static int vec_reflect(lua_State *L)
 static int vec_dist(lua_State *L)
 {
     sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
-    lua_pushnumber(L, hypot(a->x - b->x, a->y - b->y));
+    lua_pushnumber(L, sat_hypot(a->x - b->x, a->y - b->y));
     return 1;
 }
 
