@@ -226,7 +226,7 @@ for _, sc in ipairs(scenes) do
     if ONE_CASE then
       for _, c in ipairs(cases) do
         if ONE_CASE == name .. "/" .. c[1] then
-          c[2](c[3], c[4], 20) -- warm up (LuaJIT compiles)
+          c[2](c[3], c[4], 100) -- warm up (LuaJIT compiles)
           c[2](c[3], c[4], ONE_ROUNDS)
           os.exit(0)
         end

@@ -17,6 +17,9 @@ local K = require("sat.pure.sat_constants")
 local cases = {}
 
 local pi = math.pi
+-- -0 made at run time: Lua 5.1 keeps one constant for the literals 0.0 and -0.0 of a function
+local ZERO = 0.0
+local NZERO = -ZERO
 
 -- ---- bits -----------------------------------------------------------------------------------
 
@@ -190,7 +193,7 @@ function cases.new(seed)
     elseif k < 0.25 then
       return { "move_to", cx, cy }
     elseif k < 0.4 then
-      return { "set_rotation", pick({ 0.0, -0.0, pi / 2, pi, rng.range(-10, 10), rng.range(-1e6, 1e6) }) }
+      return { "set_rotation", pick({ ZERO, NZERO, pi / 2, pi, rng.range(-10, 10), rng.range(-1e6, 1e6) }) }
     elseif k < 0.55 then
       return { "rotate", rng.range(-4, 4) }
     elseif k < 0.65 then

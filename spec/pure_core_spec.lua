@@ -365,16 +365,19 @@ local function same_pair(pa, sa, pb, sb, what, g)
   end
 end
 
--- Runs f once, and under LuaJIT again with the compiler off.
+-- Runs f(share): once (share 1), or under LuaJIT twice, with the compiler on and then off,
+-- each with half the cases (f runs math.floor(N * share) of its N).
 local function both_jit_modes(f)
-  f()
-  if jit then
-    jit.off()
-    local ok, e = pcall(f)
-    jit.on()
-    if not ok then
-      error(e, 0)
-    end
+  if not jit then
+    f(1)
+    return
+  end
+  f(0.5)
+  jit.off()
+  local ok, e = pcall(f, 0.5)
+  jit.on()
+  if not ok then
+    error(e, 0)
   end
 end
 
@@ -403,7 +406,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
   describe("sat_internal", function()
     it("ldexp, frexp, fmin, fmax as the C library's", function()
       local rng = support.rng(7)
-      local vals = { 0.0, -0.0, 1 / 0, -1 / 0, 0 / 0, 2 ^ -1074, -(2 ^ -1074), 2 ^ -1022,
+      local z = 0.0
+      local vals = { z, -z, 1 / 0, -1 / 0, 0 / 0, 2 ^ -1074, -(2 ^ -1074), 2 ^ -1022,
         2 ^ -1023, 1.7976931348623157e308, 1e-300, 1e300, 0.5, 1, 3 }
       for _ = 1, 2000 do
         vals[#vals + 1] = P.ldexp(rng.range(-1, 1), rng.int(-1100, 1100))
@@ -428,7 +432,6 @@ describe("pure core (lua/sat/pure) against the C core", function()
         eq(P.fmax(y, x), I.fmax(y, x), "fmax")
       end
       -- glibc's by hand: equal operands give the second, NaN the other
-      local z = 0.0
       local nz = -z
       assert.are.equal(-1 / 0, 1 / I.fmin(z, nz))
       assert.are.equal(1 / 0, 1 / I.fmax(nz, z))
@@ -438,8 +441,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
 
     it("sat__dd_add and the merge and collinear reductions as the C's", function()
       local g = cases.new(11)
-      both_jit_modes(function()
-        for _ = 1, 500 do
+      both_jit_modes(function(share)
+        for _ = 1, 500 * share do
           local hi, lo, d = g.rng.range(-1e9, 1e9), g.rng.range(-1e-7, 1e-7), g.rng.range(-1e3, 1e3)
           local h1, l1 = P.dd_add(hi, lo, d)
           local h2, l2 = S.sat__dd_add(hi, lo, d)
@@ -472,8 +475,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
   describe("sat_shape", function()
     it("validates outlines as the C does: statuses, kept points, exponent, centroid", function()
       local g = cases.new(21)
-      both_jit_modes(function()
-        for i = 1, N_SHAPES do
+      both_jit_modes(function(share)
+        for i = 1, N_SHAPES * share do
           local cx, cy = g.centre()
           local pts = i % 4 == 0 and g.bad_polygon_pts() or g.polygon_pts(cx, cy, g.size())
           local want = { P.validate(pts) }
@@ -501,8 +504,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
     for _, kind in ipairs({ "polygon", "circle", "segment", "capsule" }) do
       it(kind .. "s: built, transformed (every refusal too), queried as the C's", function()
         local g = cases.new(100 + #kind)
-        both_jit_modes(function()
-          for i = 1, N_SHAPES do
+        both_jit_modes(function(share)
+          for i = 1, N_SHAPES * share do
             local d = g.shape(kind)
             local p, s = build(d, kind .. " " .. i)
             if p then
@@ -519,8 +522,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
 
     it("refuses bad input with the C's statuses", function()
       local g = cases.new(5)
-      both_jit_modes(function()
-        for i = 1, N_BAD do
+      both_jit_modes(function(share)
+        for i = 1, N_BAD * share do
           build(g.bad_shape(), "bad " .. i)
         end
       end)
@@ -599,8 +602,8 @@ describe("pure core (lua/sat/pure) against the C core", function()
         local ka, kb = KINDS[ia], KINDS[ib]
         it(ka .. " / " .. kb .. ": sat_test and sat_collide as the C's, both orders", function()
           local g = cases.new(1000 + 10 * ia + ib)
-          both_jit_modes(function()
-            for i = 1, N_PAIRS do
+          both_jit_modes(function(share)
+            for i = 1, N_PAIRS * share do
               local da, db = g.shape(ka), g.shape(kb)
               da.id, db.id = new_id(), new_id()
               local what = ka .. " / " .. kb .. " " .. i
@@ -614,7 +617,7 @@ describe("pure core (lua/sat/pure) against the C core", function()
                 end
               end
             end
-            for i = 1, N_TOUCHING do
+            for i = 1, N_TOUCHING * share do
               local da, db = g.touching(ka, kb)
               da.id, db.id = new_id(), new_id()
               local what = ka .. " / " .. kb .. " touching " .. i

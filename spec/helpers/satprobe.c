@@ -613,24 +613,6 @@ static int p_fmax(lua_State *L)
     return 1;
 }
 
-static int p_sin(lua_State *L)
-{
-    lua_pushnumber(L, sin(luaL_checknumber(L, 1)));
-    return 1;
-}
-
-static int p_cos(lua_State *L)
-{
-    lua_pushnumber(L, cos(luaL_checknumber(L, 1)));
-    return 1;
-}
-
-static int p_atan2(lua_State *L)
-{
-    lua_pushnumber(L, atan2(luaL_checknumber(L, 1), luaL_checknumber(L, 2)));
-    return 1;
-}
-
 static int p_dd_add(lua_State *L)
 {
     double hi = luaL_checknumber(L, 1), lo = luaL_checknumber(L, 2);
@@ -673,8 +655,8 @@ static const struct {
     {"raycast", p_raycast}, {"interval", p_interval}, {"test", p_test},
     {"collide", p_collide}, {"contacts", p_contacts}, {"sweep", p_sweep},
     {"sweep_contact", p_sweep_contact}, {"explain", p_explain}, {"ldexp", p_ldexp},
-    {"frexp", p_frexp}, {"fmin", p_fmin}, {"fmax", p_fmax}, {"sin", p_sin}, {"cos", p_cos},
-    {"atan2", p_atan2}, {"dd_add", p_dd_add}, {"bits", p_bits},
+    {"frexp", p_frexp}, {"fmin", p_fmin}, {"fmax", p_fmax}, {"dd_add", p_dd_add},
+    {"bits", p_bits},
     {"status_message", p_status_message},
 };
 

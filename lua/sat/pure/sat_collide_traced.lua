@@ -29,6 +29,7 @@ local I = require("sat.pure.sat_internal")
 local M = {}
 
 local HUGE = math.huge
+local min, max = math.min, math.max
 local normalize = I.sat__normalize
 
 local SAT_CIRCLE, SAT_KIND_COUNT = K.SAT_CIRCLE, K.SAT_KIND_COUNT
@@ -76,9 +77,18 @@ local function trace_closest(tr, dx, dy, from, feature, index, overlap, separate
   tr.axis(tr, dx, dy, from, feature, index, separates, false, 0.0, 0.0, 0.0, 0.0, overlap)
 end
 
--- polygon_circle's axis through a polygon's vertex (at, 0-based) and a round shape's centre,
--- w leading from the vertex to the centre; none when the centre is on the vertex.
-local function trace_vertex(tr, wx, wy, at, rad, separates)
+-- polygon_circle's axis through a polygon's vertex and a round shape's centre (at d), when
+-- the test took one (vertex): w leads from one end of `edge` (a position) to the centre, from
+-- the first end when it is that end's own difference. None when the centre is on the vertex.
+local function trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, separates)
+  if not vertex then
+    return
+  end
+  local w0x, w0y = dx - a.ox[edge], dy - a.oy[edge]
+  local at = edge - 1 -- 0-based
+  if not (wx == w0x and wy == w0y) then
+    at = edge == a.count and 0 or edge
+  end
   local ux, uy, dist = normalize(wx, wy)
   if ux ~= 0.0 or uy ~= 0.0 then
     trace_closest(tr, ux, uy, 0, FEATURE_VERTEX, at, rad - dist, separates)
@@ -105,75 +115,107 @@ end
 local SAT_SCAN_MAX = 8
 M.SAT_SCAN_MAX = SAT_SCAN_MAX
 
--- The vertex of least (walk_min) or greatest (walk_max) projection along n, walked to from
--- position k, and that projection (see the C's walk: the first vertex neither of whose
--- neighbours is lower is the least).
-local function walk_min(ox, oy, count, nx, ny, k)
-  local v = ox[k] * nx + oy[k] * ny
-  local forward = true
-  local nxt = k == count and 1 or k + 1
-  local w = ox[nxt] * nx + oy[nxt] * ny
-  if not (w < v) then -- not that way: the other, or nowhere
-    forward = false
-    nxt = k == 1 and count or k - 1
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  while w < v do -- strictly better each step: it ends
-    k = nxt
-    v = w
-    if forward then
-      nxt = k == count and 1 or k + 1
-    else
-      nxt = k == 1 and count or k - 1
-    end
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  return k, v
-end
-
-local function walk_max(ox, oy, count, nx, ny, k)
-  local v = ox[k] * nx + oy[k] * ny
-  local forward = true
-  local nxt = k == count and 1 or k + 1
-  local w = ox[nxt] * nx + oy[nxt] * ny
-  if not (w > v) then
-    forward = false
-    nxt = k == 1 and count or k - 1
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  while w > v do
-    k = nxt
-    v = w
-    if forward then
-      nxt = k == count and 1 or k + 1
-    else
-      nxt = k == 1 and count or k - 1
-    end
-    w = ox[nxt] * nx + oy[nxt] * ny
-  end
-  return k, v
-end
+-- Walking (walk_a, walk_b): the vertex of least (greatest) projection along n is walked to
+-- from where the previous axis left it (at_*0, at_*1). Around a convex polygon the
+-- projections of its vertices fall to their least and rise again, with at most two equal,
+-- so the first vertex neither of whose neighbours is lower is the least: the value a scan
+-- finds (see the C's walk). A scan (sat__project) by comparisons, or under LuaJIT by
+-- math.min and math.max: those may give the other of two zeros of opposite signs when they
+-- tie, which changes no result of sat_test or sat_collide (a polygon's extents along its own
+-- normals, amax and amin, are never zero, so p and q come out the same but for a zero's
+-- sign, and a depth of zero is clamped to 0); the explained intervals, which show such
+-- zeros, come from the traced copy, which compares. With minmax (LuaJIT) the depth is
+-- math.min(q, p) too, and the containments are the least margins over the axes, x >= y
+-- being x - y >= 0 exactly (a difference of doubles is 0 only for equal ones), so that no
+-- branch is left to guess in the loop but the exit and a new least.
 
 -- Along a's normal i, a's interval (from its deepest vertex to its support) is derived and
 -- b's is found (scanned, or walked: walk_b); then the same with the roles swapped. Axes are
 -- numbered a's first, then b's (0-based, as in C).
-local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
+local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b, minmax , tr)
   local ca, cb = a.count, b.count
   local anx, any, aox, aoy, asup, aleast = a.nx, a.ny, a.ox, a.oy, a.sup, a.least
   local bnx, bny, box, boy, bsup, bleast = b.nx, b.ny, b.ox, b.oy, b.sup, b.least
   local a_in_b, b_in_a = true, true
   local at_a0, at_a1, at_b0, at_b1 = 1, 1, 1, 1
   local ldepth, lindex, lneg = HUGE, 0, false -- least_axis: its code is 2 * index + neg
+  local in_a, in_b = HUGE, HUGE -- with minmax: the least margins of b in a and a in b
 
   for i = 1, ca do
     local nx, ny = anx[i], any[i]
     local amax, amin = asup[i], aleast[i] -- sat__support, sat__least
     local dn = dx * nx + dy * ny
+    -- b's interval
     local lo, hi
-    if walk_b then
-      at_b0, lo = walk_min(box, boy, cb, nx, ny, at_b0)
-      at_b1, hi = walk_max(box, boy, cb, nx, ny, at_b1)
-    else -- sat__project
+    if walk_b then -- walked to its least and greatest (see walk_min)
+      local k = at_b0
+      local v = box[k] * nx + boy[k] * ny
+      local t = k == cb and 1 or k + 1
+      local w = box[t] * nx + boy[t] * ny
+      if w < v then
+        repeat
+          k, v = t, w
+          t = k == cb and 1 or k + 1
+          w = box[t] * nx + boy[t] * ny
+        until not (w < v)
+      else
+        t = k == 1 and cb or k - 1
+        w = box[t] * nx + boy[t] * ny
+        while w < v do
+          k, v = t, w
+          t = k == 1 and cb or k - 1
+          w = box[t] * nx + boy[t] * ny
+        end
+      end
+      at_b0, lo = k, v
+      k = at_b1
+      v = box[k] * nx + boy[k] * ny
+      t = k == cb and 1 or k + 1
+      w = box[t] * nx + boy[t] * ny
+      if w > v then
+        repeat
+          k, v = t, w
+          t = k == cb and 1 or k + 1
+          w = box[t] * nx + boy[t] * ny
+        until not (w > v)
+      else
+        t = k == 1 and cb or k - 1
+        w = box[t] * nx + boy[t] * ny
+        while w > v do
+          k, v = t, w
+          t = k == 1 and cb or k - 1
+          w = box[t] * nx + boy[t] * ny
+        end
+      end
+      at_b1, hi = k, v
+    elseif minmax then -- scanned with math.min and math.max, unrolled: up to 8 vertices
+      lo = box[1] * nx + boy[1] * ny
+      hi = lo
+      local v = box[2] * nx + boy[2] * ny
+      lo, hi = min(lo, v), max(hi, v)
+      v = box[3] * nx + boy[3] * ny
+      lo, hi = min(lo, v), max(hi, v)
+      if cb > 3 then
+        v = box[4] * nx + boy[4] * ny
+        lo, hi = min(lo, v), max(hi, v)
+        if cb > 4 then
+          v = box[5] * nx + boy[5] * ny
+          lo, hi = min(lo, v), max(hi, v)
+          if cb > 5 then
+            v = box[6] * nx + boy[6] * ny
+            lo, hi = min(lo, v), max(hi, v)
+            if cb > 6 then
+              v = box[7] * nx + boy[7] * ny
+              lo, hi = min(lo, v), max(hi, v)
+              if cb > 7 then
+                v = box[8] * nx + boy[8] * ny
+                lo, hi = min(lo, v), max(hi, v)
+              end
+            end
+          end
+        end
+      end
+    else -- scanned (sat__project)
       lo = box[1] * nx + boy[1] * ny
       hi = lo
       for k = 2, cb do
@@ -191,23 +233,96 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
      trace_axis(tr, nx, ny, 0, FEATURE_EDGE, i - 1, amin, amax, bmin, bmax, p, q, tol)
 --     if p < -tol or q < -tol then return 0 end --EXIT_IF
     if full then
-      local depth = q < p and q or p
+      local depth
+      if minmax then -- the containments by their least margins (see the top)
+        depth = min(q, p)
+        in_a = min(in_a, bmin - (amin - tol), (amax + tol) - bmax)
+        in_b = min(in_b, amin - (bmin - tol), (bmax + tol) - amax)
+      else
+        depth = q < p and q or p
+        b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
+        a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
+      end
       if depth < ldepth then
         ldepth, lindex, lneg = depth, i - 1, p > q
       end
-      b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
-      a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
     end
   end
   for j = 1, cb do
     local nx, ny = bnx[j], bny[j]
     local dn = dx * nx + dy * ny
     local bmax, bmin = dn + bsup[j], dn + bleast[j]
+    -- a's interval
     local amin, amax
-    if walk_a then
-      at_a0, amin = walk_min(aox, aoy, ca, nx, ny, at_a0)
-      at_a1, amax = walk_max(aox, aoy, ca, nx, ny, at_a1)
-    else
+    if walk_a then -- walked to its least and greatest (see walk_min)
+      local k = at_a0
+      local v = aox[k] * nx + aoy[k] * ny
+      local t = k == ca and 1 or k + 1
+      local w = aox[t] * nx + aoy[t] * ny
+      if w < v then
+        repeat
+          k, v = t, w
+          t = k == ca and 1 or k + 1
+          w = aox[t] * nx + aoy[t] * ny
+        until not (w < v)
+      else
+        t = k == 1 and ca or k - 1
+        w = aox[t] * nx + aoy[t] * ny
+        while w < v do
+          k, v = t, w
+          t = k == 1 and ca or k - 1
+          w = aox[t] * nx + aoy[t] * ny
+        end
+      end
+      at_a0, amin = k, v
+      k = at_a1
+      v = aox[k] * nx + aoy[k] * ny
+      t = k == ca and 1 or k + 1
+      w = aox[t] * nx + aoy[t] * ny
+      if w > v then
+        repeat
+          k, v = t, w
+          t = k == ca and 1 or k + 1
+          w = aox[t] * nx + aoy[t] * ny
+        until not (w > v)
+      else
+        t = k == 1 and ca or k - 1
+        w = aox[t] * nx + aoy[t] * ny
+        while w > v do
+          k, v = t, w
+          t = k == 1 and ca or k - 1
+          w = aox[t] * nx + aoy[t] * ny
+        end
+      end
+      at_a1, amax = k, v
+    elseif minmax then -- scanned with math.min and math.max, unrolled: up to 8 vertices
+      amin = aox[1] * nx + aoy[1] * ny
+      amax = amin
+      local v = aox[2] * nx + aoy[2] * ny
+      amin, amax = min(amin, v), max(amax, v)
+      v = aox[3] * nx + aoy[3] * ny
+      amin, amax = min(amin, v), max(amax, v)
+      if ca > 3 then
+        v = aox[4] * nx + aoy[4] * ny
+        amin, amax = min(amin, v), max(amax, v)
+        if ca > 4 then
+          v = aox[5] * nx + aoy[5] * ny
+          amin, amax = min(amin, v), max(amax, v)
+          if ca > 5 then
+            v = aox[6] * nx + aoy[6] * ny
+            amin, amax = min(amin, v), max(amax, v)
+            if ca > 6 then
+              v = aox[7] * nx + aoy[7] * ny
+              amin, amax = min(amin, v), max(amax, v)
+              if ca > 7 then
+                v = aox[8] * nx + aoy[8] * ny
+                amin, amax = min(amin, v), max(amax, v)
+              end
+            end
+          end
+        end
+      end
+    else -- scanned (sat__project)
       amin = aox[1] * nx + aoy[1] * ny
       amax = amin
       for k = 2, ca do
@@ -224,17 +339,27 @@ local function polygon_pair(a, b, dx, dy, tol, full, walk_a, walk_b , tr)
      trace_axis(tr, nx, ny, 1, FEATURE_EDGE, j - 1, amin, amax, bmin, bmax, p, q, tol)
 --     if p < -tol or q < -tol then return 0 end --EXIT_IF
     if full then
-      local depth = q < p and q or p
+      local depth
+      if minmax then -- the containments by their least margins (see the top)
+        depth = min(q, p)
+        in_a = min(in_a, bmin - (amin - tol), (amax + tol) - bmax)
+        in_b = min(in_b, amin - (bmin - tol), (bmax + tol) - amax)
+      else
+        depth = q < p and q or p
+        b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
+        a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
+      end
       if depth < ldepth then
         ldepth, lindex, lneg = depth, ca + j - 1, p > q
       end
-      b_in_a = b_in_a and bmin >= amin - tol and bmax <= amax + tol
-      a_in_b = a_in_b and amin >= bmin - tol and amax <= bmax + tol
     end
   end
    if tr.apart then return 0 end
   if not full then
     return 1
+  end
+  if minmax then
+    b_in_a, a_in_b = in_a >= 0.0, in_b >= 0.0
   end
   local nx, ny
   if lindex < ca then
@@ -285,7 +410,6 @@ local function polygon_circle(a, b, dx, dy, tol, full , tr)
   -- of its ends.
   local wx, wy = 0.0, 0.0
   local vertex = false
-   local at = edge - 1
   if pmin < rad then
     local e1 = edge == count and 1 or edge + 1
     local v0x, v0y, v1x, v1y = aox[edge], aoy[edge], aox[e1], aoy[e1]
@@ -297,11 +421,10 @@ local function polygon_circle(a, b, dx, dy, tol, full , tr)
     elseif w1x * ex + w1y * ey > 0.0 then
       wx, wy = w1x, w1y
       vertex = true
-       at = e1 - 1
     end
     -- Apart along the axis through the vertex: beyond the reach, compared squared.
     local reach = rad + tol
-     if vertex then trace_vertex(tr, wx, wy, at, rad, wx * wx + wy * wy > reach * reach) end
+     trace_vertex(tr, a, dx, dy, edge, vertex, wx, wy, rad, wx * wx + wy * wy > reach * reach)
     if vertex and wx * wx + wy * wy > reach * reach then
       return 0 -- the last axis: explaining, the test may stop here too
     end
@@ -768,49 +891,31 @@ end
 -- -- The pair functions take the shapes alone and work out the offset (sat__offset) and the
 -- -- tolerance (sat__touch_tol) themselves; the full ones clamp a depth within the tolerance
 -- -- to 0 (touching).
--- local function polygon_polygon_test(a, b)
---   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
---     SAT_TOUCH_REL * (a.bound + b.bound), false, false, false)
--- end
+-- -- How this Lua finds a polygon's interval along the other's normals (the same numbers every
+-- -- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE (8) vertices with
+-- -- math.min and math.max, unrolled (a branch or an inner loop costs it most: each splits its
+-- -- traces), and walks bigger ones, as the C does; PUC Lua walks polygons of more than
+-- -- WALK_ABOVE vertices (fewer dot products).
+-- local LUAJIT = rawget(_G, "jit") ~= nil
+-- local MINMAX = LUAJIT
+-- local WALK_ABOVE = LUAJIT and SAT_SCAN_MAX or 4
+-- M.WALK_ABOVE = WALK_ABOVE
 
--- local function polygon_polygon_walk_test(a, b)
---   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
---     SAT_TOUCH_REL * (a.bound + b.bound), false, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX)
--- end
-
--- local function polygon_polygon_full(a, b)
---   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
---   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
---     (b.py - a.py) + (b.ply - a.ply), tol, true, false, false)
---   if hit == 0 then
---     return 0
---   end
---   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
--- end
-
--- local function polygon_polygon_walk_full(a, b)
---   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
---   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
---     (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX)
---   if hit == 0 then
---     return 0
---   end
---   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
--- end
-
--- -- Polygon pairs walk above SAT_SCAN_MAX vertices.
 -- local function polygon_pair_test(a, b)
---   if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
---     return polygon_polygon_walk_test(a, b)
---   end
---   return polygon_polygon_test(a, b)
+--   return polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply),
+--     SAT_TOUCH_REL * (a.bound + b.bound), false, a.count > WALK_ABOVE, b.count > WALK_ABOVE,
+--     MINMAX)
 -- end
 
 -- local function polygon_pair_full(a, b)
---   if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
---     return polygon_polygon_walk_full(a, b)
+--   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
+--   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
+--     (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > WALK_ABOVE, b.count > WALK_ABOVE,
+--     MINMAX)
+--   if hit == 0 then
+--     return 0
 --   end
---   return polygon_polygon_full(a, b)
+--   return 1, depth > tol and depth or 0.0, nx, ny, a_in_b, b_in_a
 -- end
 
 -- -- SAT_PAIR(name) for the other pairs: the test and the full test.
@@ -891,14 +996,13 @@ local function explainer(name)
   end
 end
 
+-- The C's choice exactly (the intervals are reported): scans, with comparisons, up to
+-- SAT_SCAN_MAX vertices; walks above.
 local function polygon_pair_explain(a, b, tr)
   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
-  local walk_a, walk_b = false, false
-  if a.count > SAT_SCAN_MAX or b.count > SAT_SCAN_MAX then
-    walk_a, walk_b = a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX
-  end
   local hit, depth, nx, ny, a_in_b, b_in_a = polygon_pair(a, b, (b.px - a.px) + (b.plx - a.plx),
-    (b.py - a.py) + (b.ply - a.ply), tol, true, walk_a, walk_b, tr)
+    (b.py - a.py) + (b.ply - a.ply), tol, true, a.count > SAT_SCAN_MAX, b.count > SAT_SCAN_MAX,
+    false, tr)
   if hit == 0 then
     return 0
   end

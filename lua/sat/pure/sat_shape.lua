@@ -19,11 +19,11 @@
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
-local SM = require("sat.pure.sat_math_shim")
+local SM = require("sat.pure.sat_math")
 
 local M = {}
 
-local sat_sin, sat_cos, sat_atan2 = SM.sat_sin, SM.sat_cos, SM.sat_atan2
+local sat_sincos, sat_atan2 = SM.sat_sincos, SM.sat_atan2
 local sqrt = math.sqrt
 local HUGE = math.huge
 
@@ -76,8 +76,8 @@ end
 
 -- A segment's or capsule's world half, direction, half-length and bound.
 local function update_segment(s)
-  local angle = s.angle
-  local c, sn, k, r = sat_cos(angle), sat_sin(angle), s.scale, s.radius
+  local sn, c = sat_sincos(s.angle)
+  local k, r = s.scale, s.radius
   local lhx, lhy, lux, luy = s.lhx, s.lhy, 1.0, 0.0
   if s.lhlen > 0.0 then
     lux, luy = normalize(lhx, lhy)
@@ -138,8 +138,9 @@ M.sat__box = box
 -- polygon's greatest and least extents along each of its normals (sup, least).
 local function polygon_transform(s, lx, ly)
   local nx, ny, ox, oy = s.nx, s.ny, s.ox, s.oy
-  local angle, n = s.angle, s.count
-  local c, sn, k, bound = sat_cos(angle), sat_sin(angle), s.scale, 0.0
+  local n = s.count
+  local sn, c = sat_sincos(s.angle)
+  local k, bound = s.scale, 0.0
   for i = 1, n do
     -- + 0.0 turns a -0 into 0, so results never print "-0".
     local lnx, lny = edge_normal(lx, ly, n, i)
@@ -703,7 +704,8 @@ function M.sat_shape_rotate_about(s, dangle, cx, cy)
   if not isfinite(s.angle + dangle) then
     return SAT_ERR_ANGLE
   end
-  return turn_about(s, s.angle + dangle, sat_cos(dangle), sat_sin(dangle), cx, cy)
+  local sn, c = sat_sincos(dangle)
+  return turn_about(s, s.angle + dangle, c, sn, cx, cy)
 end
 
 --- sat_shape_set_rotation_about(s, angle, cx, cy) -> status
@@ -713,10 +715,12 @@ function M.sat_shape_set_rotation_about(s, angle, cx, cy)
     return SAT_ERR_NONFINITE
   end
   if isfinite(turn) then
-    return turn_about(s, angle, sat_cos(turn), sat_sin(turn), cx, cy)
+    local sn, c = sat_sincos(turn)
+    return turn_about(s, angle, c, sn, cx, cy)
   end
   -- from one huge angle to another of the other sign: the turn from both ends' sines
-  local ca, sa, co, so = sat_cos(angle), sat_sin(angle), sat_cos(s.angle), sat_sin(s.angle)
+  local sa, ca = sat_sincos(angle)
+  local so, co = sat_sincos(s.angle)
   return turn_about(s, angle, ca * co + sa * so, sa * co - ca * so, cx, cy)
 end
 
