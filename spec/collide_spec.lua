@@ -426,6 +426,6 @@ describe("pair arguments", function()
     has(err(function() local r = s:collidesWith(v) return r end),
       "bad argument #1 to 'collidesWith' (shape expected, got vec)")
     has(err(function() local r = s.collidesWith(v, s) return r end),
-      "bad argument #1 to 'collidesWith' (shape expected, got vec)")
+      "bad self to 'collidesWith' (shape expected, got vec)")
   end)
 end)
