@@ -247,6 +247,9 @@ local function h_add(...)
   if sat_hash_find(h, s) ~= SAT_HASH_NONE then
     return false
   end
+  if s.members == nil then
+    s.members = false -- (sat_hash_insert's first write, made before the handle is reserved)
+  end
   local rc, handle = sat_hash_reserve(h)
   if rc ~= 0 then
     nomem()
