@@ -18,6 +18,14 @@
 -- makes nothing), then fills them with raw gets and sets alone (which run no finalizer); when
 -- what it made turns out too few, it makes more and runs the query again.
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local H = require("sat.pure.sat_hash")

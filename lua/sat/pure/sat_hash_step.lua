@@ -12,6 +12,14 @@
 -- their ids and their places in the lists are the C's, however the pass came upon them.
 -- The pass here is always the C's per-entry one (each changed entry queries its own
 -- neighbourhood); the C's bucket pass, taken when most entries changed, finds the same pairs.
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local C = require("sat.pure.sat_collide")
 local H = require("sat.pure.sat_hash")
 local Q = require("sat.pure.sat_hash_query")
