@@ -213,7 +213,7 @@ $(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core
 # satmath: the core's own sin, cos, atan2 and hypot (src/core/sat_math.c) as a Lua module,
 # for spec/math_spec.lua (the pure-Lua twin gives the same bits).
 test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so \
-  loader-fixtures
+  loader-fixtures $(MODDIR)/satprobe.so
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
@@ -221,6 +221,13 @@ $(MODDIR)/satmath.so: spec/helpers/satmath.c src/core/sat_math.c src/core/sat_ma
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ spec/helpers/satmath.c \
 	  src/core/sat_math.c -lm
+
+# satprobe: the C core's functions, raw (statuses, every field, a shape's internals), for the
+# pure backend's spec (spec/pure_core_spec.lua): the core's sources and flags, as in the module.
+$(MODDIR)/satprobe.so: spec/helpers/satprobe.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
+	  $(CORE_SRC) spec/helpers/satprobe.c -lm
 
 $(MODDIR)/bench_clock.so: bench/lclock.c
 	@mkdir -p $(dir $@)
@@ -257,18 +264,20 @@ LUA_LMOD ?= $(PREFIX)/share/lua/$(LUA_VERSION_DIR)
 LUA_CMOD ?= $(PREFIX)/lib/lua/$(LUA_VERSION_DIR)
 
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_CMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat
+	install -d $(DESTDIR)$(LUA_CMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat/pure
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_CMOD)/sat/core.so
 	install -m 644 lua/sat/*.lua $(DESTDIR)$(LUA_LMOD)/sat/
+	install -m 644 lua/sat/pure/*.lua $(DESTDIR)$(LUA_LMOD)/sat/pure/
 
 clean:
 	rm -rf $(BUILD) luacov.* *.rock
 
 # ---- shipping: make dist ------------------------------------------------------------------
 # dist/sat/ is the folder a game copies next to its main.lua (docs/love.md, "Shipping sat with
-# a game"), and dist/sat-$(VERSION).zip holds it. In it: every lua/sat/*.lua, LICENSE,
-# library/sat.lua (the LuaLS definitions, never loaded), a core.lua that hands
-# require("sat.core") to sat/loader.lua, and native/<os>-<arch>-<abi>.<ext>:
+# a game"), and dist/sat-$(VERSION).zip holds it. In it: every lua/sat/*.lua, the pure-Lua
+# backend (lua/sat/pure/*.lua, for where no native file fits), LICENSE, library/sat.lua
+# (the LuaLS definitions, never loaded), a core.lua that hands require("sat.core") to
+# sat/loader.lua, and native/<os>-<arch>-<abi>.<ext>:
 # the module for each platform built here, for LuaJIT (what LÖVE runs: abi luajit) and
 # Lua 5.4 (lua54). On Linux: linux-<arch> and, cross-built, windows-x64 (WINDOWS=no leaves it
 # out); on a Mac: macos-arm64 and macos-x64. The folder is checked before it is zipped: every
@@ -297,8 +306,9 @@ dist:
 
 dist-folder:
 	@rm -rf $(DIST_SAT) $(DIST_ZIP)
-	@mkdir -p $(DIST_SAT)/native $(DIST_SAT)/library
+	@mkdir -p $(DIST_SAT)/native $(DIST_SAT)/pure $(DIST_SAT)/library
 	cp lua/sat/*.lua LICENSE $(DIST_SAT)/
+	cp lua/sat/pure/*.lua $(DIST_SAT)/pure/
 	cp library/*.lua $(DIST_SAT)/library/
 	printf '%s\n' '-- Made by make dist: require("sat.core") loads native/<platform> (sat/loader.lua).' \
 	  'return require("sat.loader").load(...)' >$(DIST_SAT)/core.lua

@@ -639,7 +639,8 @@ function Level.tiled(world, map, options) end
 
 -- ---- the module ---------------------------------------------------------------------------
 
----The C module (`sat.core.test` and `sat.core.collide` are always the C functions).
+---The core in use: the C module, or the pure-Lua backend's module with the same keys
+---(`sat.core.test` and `sat.core.collide` are always the core's own functions).
 ---@class sat.core
 ---@field _VERSION string
 local core = {}
@@ -771,7 +772,9 @@ function core.isVec(v) end
 ---@field _VERSION string `"sat 0.1.0"`
 ---@field _DESCRIPTION string
 ---@field _LICENSE string `"MIT"`
----@field core sat.core the C module
+---@field core sat.core the core in use: the C module or the pure-Lua backend's
+---@field backend "native"|"lua" which core runs: forced by `SAT_BACKEND` (a global set before the first `require("sat")`, else the environment variable)
+---@field nativeError string|false why the native module did not load (its loader's message), when sat fell back on the pure backend
 ---@field debug sat.debug the LÖVE drawing helpers, loaded on first access
 ---@field level sat.level levels from tile grids and Tiled maps, loaded on first access
 local sat = {}

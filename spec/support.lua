@@ -3,6 +3,94 @@ local assert = require("luassert")
 
 local support = {}
 
+-- The backend the specs run on ("native" or "lua": SAT_BACKEND=lua runs them on the pure one)
+-- and its core module.
+local backend = require("sat.backend")
+support.backend = backend.name
+support.native = backend.name == "native"
+support.core = backend.core
+support.coreName = backend.module
+
+-- What the pure backend does not have yet, by feature: the reason a test needing it is
+-- pending there, or nil when the feature is in (always on the native backend). Each reason
+-- names the files that are missing, and goes away by itself when they land.
+-- (With pure set, the pure backend's answer whichever backend the specs run on: for specs that
+-- drive both.)
+local function missing(feature, pure)
+  if support.native and not pure then
+    return nil
+  end
+  if feature == "world" then
+    if require("sat.pure.lsat_module").newHash == nil then
+      return "the pure backend has no spatial hash yet (lsat_hash.lua, sat_hash*.lua): no world"
+    end
+  elseif feature == "compound" then
+    if not pcall(require, "sat.pure.sat_compound") then
+      return "the pure backend has no compounds yet (sat_compound.lua, sat_union.lua): no "
+        .. "concave, compound or chain"
+    end
+  elseif feature == "native" then
+    if pure then
+      return nil
+    end
+    return "about the native module itself (C, its FFI path, its loader): not the pure backend"
+  else
+    error("unknown feature " .. tostring(feature))
+  end
+  return nil
+end
+support.missing = missing
+
+-- The reasons why the features listed are missing, joined; nil when none is.
+local function reasonsOf(pure, ...)
+  local list = {}
+  for i = 1, select("#", ...) do
+    list[#list + 1] = missing((select(i, ...)), pure)
+  end
+  return #list > 0 and table.concat(list, "; ") or nil
+end
+
+local function reasons(...)
+  return reasonsOf(false, ...)
+end
+
+-- `it` for tests that need every feature listed ("world", "compound", "native"); where one
+-- is missing, a pending test whose message says which and why. Usage:
+--   local it_world = support.needs(it, pending, "world")
+function support.needs(it, pending, ...)
+  local why = reasons(...)
+  if why == nil then
+    return it
+  end
+  return function(name)
+    pending(name .. " [" .. why .. "]")
+  end
+end
+
+-- The same for tests that drive the pure backend whichever backend the specs run on.
+function support.needsPure(it, pending, ...)
+  local why = reasonsOf(true, ...)
+  if why == nil then
+    return it
+  end
+  return function(name)
+    pending(name .. " [" .. why .. "]")
+  end
+end
+
+-- For a whole file: when a feature is missing, one pending test that names the file and says
+-- why, and true (the file then returns at once). Usage:
+--   if support.skip(pending, "world") then return end
+function support.skip(pending, ...)
+  local why = reasons(...)
+  if why == nil then
+    return false
+  end
+  local file = debug.getinfo(2, "S").short_src:match("[^/\\]+$")
+  pending(file .. " [" .. why .. "]")
+  return true
+end
+
 -- The message of the error f(...) raises; fails when it raises none.
 function support.err(f, ...)
   local ok, e = pcall(f, ...)

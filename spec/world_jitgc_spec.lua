@@ -5,6 +5,7 @@
 -- docs/design.md, "Finalizers"). The scene runs in a LuaJIT of its own under the suites'
 -- stall guard (spec/suites/lib/limit.sh: 30 s of processor time; a spin is caught however
 -- loaded the machine, and a slow machine is not taken for a spin).
+if require("spec.support").skip(pending, "world") then return end
 local jitOn = jit ~= nil and jit.status() -- luacheck: ignore 113 (LuaJIT's global)
 
 describe("a finalizer stepping a world from inside a step", function()

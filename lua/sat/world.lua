@@ -22,7 +22,7 @@
 --   world_check.lua   argument checks
 --   world_events.lua  contact records, enter / stay / exit, world:step
 --   world_move.lua    world:move: the sweeps, the filter's answers, the responses
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 local events = require("sat.world_events")
 local movement = require("sat.world_move")

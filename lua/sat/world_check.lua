@@ -4,7 +4,7 @@
 -- position of the caller of the world's method; and the set of worlds, by which every
 -- method knows its receiver is one.
 -- Part of sat.world (lua/sat/world.lua); requires nothing of the world.
-local core = require("sat.core")
+local core = require("sat.backend").core
 
 local type, error, tostring, tonumber = type, error, tostring, tonumber
 local getmetatable, rawget = getmetatable, rawget

@@ -6,7 +6,7 @@
 -- file keeps which pairs were told (entered and not yet exited) and calls the handlers, in
 -- pair order (a pair (a, b) has a added first; pairs sorted by a, then b), never `pairs`
 -- order. No `for ... in pairs` loop anywhere in the world: see clearTable.
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 
 local sort = table.sort

@@ -393,6 +393,7 @@ void sat_hash_free(sat_hash *h)
     free(h->updated);
     free(h->dropped);
     free(h->ckeys);
+    free(h->fresh);
     free(h->pairs);
     free(h->hits);
     free(h->sweeps);
