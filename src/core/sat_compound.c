@@ -1,7 +1,7 @@
 /*
  * sat_compound.c - building compounds (see sat.h): from parts, from a concave outline
  * (validation, ear clipping, Hertel-Mehlhorn), from a chain of points. Their transforms and
- * queries are sat_shape.c's, their raycast sat_raycast.c's, their pair tests sat_collide.c's
+ * queries are sat_shape.c's, their raycast sat_raycast.c's, their pair tests sat_union.c's
  * and their sweep sat_sweep.c's: each file handles every kind, so that the core's files
  * call each other one way.
  *
