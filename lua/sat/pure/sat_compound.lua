@@ -20,6 +20,7 @@
 -- Arrays are 1-based (C's element i is arr[i + 1]); functions that take a part or an outline
 -- index from outside (sat_compound_part, sat_compound_outline_point) take the C's 0-based
 -- one.
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
@@ -549,9 +550,9 @@ function M.sat_concave_prepare(xs, ys, count)
     return checked
   end
   -- merged and collinear points (spikes and folds among them) go, until none is left
-  local n, before = count, nil
+  local n = count
   repeat
-    before = n
+    local before = n
     n = S.sat__merge_close(px, py, n, SAT_MERGE_REL * size)
     if n >= 3 then
       n = S.sat__drop_collinear(px, py, n, SAT_COLLINEAR_REL * size)

@@ -12,12 +12,14 @@
 local I = require("sat.pure.sat_internal")
 local K = require("sat.pure.sat_constants")
 local C = require("sat.pure.sat_collide")
+local SH = require("sat.pure.sat_shape")
 
 local M = {}
 
 local sqrt = math.sqrt
 local HUGE = math.huge
 local normalize, in_range = I.sat__normalize, I.sat__in_range
+local fmin, fmax, sat__box = I.fmin, I.fmax, SH.sat__box
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_TOUCH_REL = K.SAT_TOUCH_REL
@@ -670,8 +672,51 @@ M.sat_sweep = sweep
 local part_hit = { result = {} }
 local pair_result = {}
 
+-- When box (lo, hi) moving along v first comes within gap of box (blo, bhi) at d: a time in
+-- [0, 1], or HUGE when it does not.
+local function box_entry(lox, loy, hix, hiy, vx, vy, dx, dy, blox, bloy, bhix, bhiy, gap)
+  local t0, t1 = 0.0, 1.0
+  local blx, bly = dx + blox - gap, dy + bloy - gap
+  local bhx, bhy = dx + bhix + gap, dy + bhiy + gap
+  -- x
+  if vx == 0.0 then
+    if hix < blx or lox > bhx then
+      return HUGE
+    end
+  else
+    local enter = ((vx > 0.0 and blx or bhx) - (vx > 0.0 and hix or lox)) / vx
+    local leave = ((vx > 0.0 and bhx or blx) - (vx > 0.0 and lox or hix)) / vx
+    t0 = fmax(t0, enter)
+    t1 = fmin(t1, leave)
+  end
+  -- y
+  if vy == 0.0 then
+    if hiy < bly or loy > bhy then
+      return HUGE
+    end
+  else
+    local enter = ((vy > 0.0 and bly or bhy) - (vy > 0.0 and hiy or loy)) / vy
+    local leave = ((vy > 0.0 and bhy or bly) - (vy > 0.0 and loy or hiy)) / vy
+    t0 = fmax(t0, enter)
+    t1 = fmin(t1, leave)
+  end
+  return t0 <= t1 and t0 or HUGE
+end
+
+-- Part i's (1-based) box about its position: a compound's from its table, else the shape's
+-- own (own: its sat__box, taken once by the caller).
+local function part_box(s, i, olox, oloy, ohix, ohiy)
+  if s.kind ~= SAT_COMPOUND then
+    return olox, oloy, ohix, ohiy
+  end
+  return s.tlox[i], s.tloy[i], s.thix[i], s.thiy[i]
+end
+M.sat__part_box = part_box
+
 --- sat__compound_sweep_pair(a, vx, vy, b, hit) -> found, pa, pb: a compound's earliest touch
--- over the part pairs, and that pair (nil, nil when overlapping).
+-- over the part pairs, and that pair (nil, nil when overlapping). A part pair whose boxes,
+-- the first's moving along v, come no nearer than four times their touch tolerance (and a
+-- hair of v) cannot touch, nor one whose boxes meet only after a touch already found.
 local function compound_sweep_pair(a, vx, vy, b, hit)
   local found = 0
   local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
@@ -688,11 +733,26 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
     return 1
   end
   local part_of = I.sat__part_of
+  local alox, aloy, ahix, ahiy, blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+  if a.kind ~= SAT_COMPOUND then
+    alox, aloy, ahix, ahiy = sat__box(a)
+  end
+  if b.kind ~= SAT_COMPOUND then
+    blox, bloy, bhix, bhiy = sat__box(b)
+  end
+  local hair = 1e-12 * ((vx < 0 and -vx or vx + 0.0) + (vy < 0 and -vy or vy + 0.0))
   for i = 1, I.sat__nparts(a) do
+    local x = part_of(a, i)
+    local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
     for j = 1, I.sat__nparts(b) do
-      local x, y = part_of(a, i), part_of(b, j)
+      local y = part_of(b, j)
       local h = part_hit
-      if sweep(x, vx, vy, y, h) == 1 then
+      local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
+      local enter = box_entry(xlox, xloy, xhix, xhiy, vx, vy, (y.px - x.px) + (y.plx - x.plx),
+        (y.py - x.py) + (y.ply - x.ply), ylox, yloy, yhix, yhiy,
+        4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) + hair)
+      if (enter <= 1.0) and not (found == 1 and enter > hit.t) and
+        sweep(x, vx, vy, y, h) == 1 then
         local hr = h.result
         if h.overlapping == 1 then -- within the union's tolerance: a touch now
           h.overlapping = 0

@@ -13,6 +13,7 @@
 --   dist, far, lox, loy, hix, hiy}; the exposed pieces are copies in the pool EX.
 -- Everything is reused from call to call: no table is made per call once the pools are big
 -- enough. A union is never computed inside another (the part pairs are never compounds).
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
