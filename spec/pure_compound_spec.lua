@@ -476,11 +476,14 @@ local function run(share, seed)
     end
     same_pair(format("seed %d pair %d %s-%s", seed, i, ra.ctor, rb.ctor), ra, rb, rng)
   end
-  -- the adversarial: 64-spike stars, two 100-segment chains, long spirals and combs
-  for i = 1, math.max(1, floor(4 * share * SCALE)) do
+  -- the adversarial: many-spike stars (64 from PURE_COMPOUND_SCALE=2 on: a union of 4,000
+  -- part pairs), two 100-segment chains, long spirals and combs
+  local spikes = SCALE >= 2 and 64 or 16
+  for i = 1, math.max(1, floor(2 * share * SCALE)) do
     local cx, cy = centre(rng)
-    local s1 = { ctor = "concave", args = { star(cx, cy, 20, 64, 0.3, rng.range(0, 1)) } }
-    local s2 = { ctor = "concave", args = { star(cx + 3, cy + 1, 20, 64, 0.3, rng.range(0, 1)) } }
+    local s1 = { ctor = "concave", args = { star(cx, cy, 20, spikes, 0.3, rng.range(0, 1)) } }
+    local s2 = { ctor = "concave", args = { star(cx + 3, cy + 1, 20, spikes, 0.3,
+      rng.range(0, 1)) } }
     same_pair(format("seed %d stars %d", seed, i), s1, transforms(rng, s2), rng)
     local xs1, ys1, xs2, ys2 = {}, {}, {}, {}
     for k = 0, 100 do

@@ -29,6 +29,7 @@ local SM = require("sat.pure.sat_math")
 local M = {}
 
 local HUGE = math.huge
+local floor, sqrt = math.floor, math.sqrt
 local sat_sincos = SM.sat_sincos
 local fmin, fmax, fabs, ldexp, len = I.fmin, I.fmax, I.fabs, I.ldexp, I.sat__len
 local isfinite, in_range, offset, relative = I.isfinite, I.sat__in_range, I.sat__offset,
@@ -326,6 +327,15 @@ local function edges_meet(ax, ay, bx, by, cx, cy, dx, dy, tol)
       fmin(seg_point_dist(ax, ay, cx, cy, dx, dy), seg_point_dist(bx, by, cx, cy, dx, dy)))
     return m <= tol and 2 or 1
   end
+  -- both ends of one edge on one side of the other's line, farther than twice tol (far
+  -- above rounding): every point of it is, so no end comes within tol
+  local abx, aby, cdx, cdy = bx - ax, by - ay, dx - cx, dy - cy
+  local ab2, cd2 = abx * abx + aby * aby, cdx * cdx + cdy * cdy
+  local t1, t2 = 4.0 * tol * tol * ab2, 4.0 * tol * tol * cd2
+  if (o1 * o2 > 0.0 and o1 * o1 > t1 and o2 * o2 > t1) or
+    (o3 * o4 > 0.0 and o3 * o3 > t2 and o4 * o4 > t2) then
+    return 0
+  end
   if seg_point_dist(cx, cy, ax, ay, bx, by) <= tol or seg_point_dist(dx, dy, ax, ay, bx, by) <= tol
     or seg_point_dist(ax, ay, cx, cy, dx, dy) <= tol or
     seg_point_dist(bx, by, cx, cy, dx, dy) <= tol then
@@ -334,29 +344,133 @@ local function edges_meet(ax, ay, bx, by, cx, cy, dx, dy, tol)
   return 0
 end
 
--- Checks that the outline is simple: O(n^2) edge pairs, each after a box test.
+-- A uniform grid: the column (or row) of coordinate x, in cells of width w from x0, clamped
+-- to [0, n): monotone in x.
+local function grid_at(x, x0, w, n)
+  local f = floor((x - x0) / w)
+  if f < 0.0 then
+    return 0
+  end
+  if f > n - 1 then
+    return n - 1
+  end
+  return f
+end
+
+-- The width of a grid's cells for about n of them over the box (lo, hi), however flat.
+local function grid_width(lox, loy, hix, hiy, n)
+  local dx, dy = hix - lox, hiy - loy
+  return fmax(sqrt(dx * dy / n), fmax(dx, dy) / n)
+end
+
+-- Edge i's box, widened by tol: lox, loy, hix, hiy.
+local function edge_box(x, y, n, i, tol)
+  local j = (i + 1) % n
+  local ax, ay, bx, by = x[i], y[i], x[j], y[j]
+  return fmin(ax, bx) - tol, fmin(ay, by) - tol, fmax(ax, bx) + tol, fmax(ay, by) + tol
+end
+
+-- Checks that the outline is simple: no two edges (not adjacent) cross or come within tol.
+-- The pairs whose widened boxes meet come from a uniform grid over those boxes (about one
+-- cell a point, coarser until there are at most 8 entries a point), each pair in one cell
+-- only: the first both are in (the row and column where both begin). Of the pairs that meet,
+-- the first in the order (i, j) decides, as in a scan of every pair; then adjacent edges
+-- folding back.
 local function check_simple(x, y, n, tol)
-  for i = 0, n - 1 do
-    local i1 = (i + 1) % n
-    local ax, ay, bx, by = x[i], y[i], x[i1], y[i1]
-    local lox, hix = fmin(ax, bx) - tol, fmax(ax, bx) + tol
-    local loy, hiy = fmin(ay, by) - tol, fmax(ay, by) + tol
-    for j = i + 2, n - 1 do
-      if not (i == 0 and j == n - 1) then -- (adjacent through the seam)
-        local j1 = (j + 1) % n
-        local cx, cy, dx, dy = x[j], y[j], x[j1], y[j1]
-        if not (fmax(cx, dx) < lox or fmin(cx, dx) > hix or fmax(cy, dy) < loy or
-          fmin(cy, dy) > hiy) then
-          local m = edges_meet(ax, ay, bx, by, cx, cy, dx, dy, tol)
-          if m == 1 then
-            return SAT_ERR_SELF_CROSSING
-          end
-          if m == 2 then
-            return SAT_ERR_SELF_TOUCHING
+  local lox, loy, hix, hiy = x[0], y[0], x[0], y[0]
+  for i = 1, n - 1 do
+    lox, loy = fmin(lox, x[i]), fmin(loy, y[i])
+    hix, hiy = fmax(hix, x[i]), fmax(hiy, y[i])
+  end
+  lox, loy = lox - tol, loy - tol
+  hix, hiy = hix + tol, hiy + tol
+  local w = grid_width(lox, loy, hix, hiy, n)
+  local nx, ny
+  local entries, cap = 0, 8 * n + 64
+  if not (w > 0.0) then
+    w = 1.0
+  end
+  while true do
+    nx = grid_at(hix, lox, w, n + 1) + 1
+    ny = grid_at(hiy, loy, w, n + 1) + 1
+    entries = 0
+    local i = 0
+    while i < n and entries <= cap do
+      local bl_x, bl_y, bh_x, bh_y = edge_box(x, y, n, i, tol)
+      entries = entries + (grid_at(bh_x, lox, w, nx) - grid_at(bl_x, lox, w, nx) + 1) *
+        (grid_at(bh_y, loy, w, ny) - grid_at(bl_y, loy, w, ny) + 1)
+      i = i + 1
+    end
+    if entries <= cap and nx * ny <= n + 1 then
+      break
+    end
+    w = w * 2.0
+  end
+  local cells = nx * ny
+  local start, item, cornerx, cornery = {}, {}, {}, {}
+  for c = 0, cells do
+    start[c] = 0
+  end
+  for pass = 0, 1 do -- counts, then the entries in edge order
+    for i = 0, n - 1 do
+      local bl_x, bl_y, bh_x, bh_y = edge_box(x, y, n, i, tol)
+      cornerx[i], cornery[i] = grid_at(bl_x, lox, w, nx), grid_at(bl_y, loy, w, ny)
+      for r = grid_at(bl_y, loy, w, ny), grid_at(bh_y, loy, w, ny) do
+        for c = grid_at(bl_x, lox, w, nx), grid_at(bh_x, lox, w, nx) do
+          local cell = r * nx + c
+          if pass == 0 then
+            start[cell + 1] = start[cell + 1] + 1
+          else
+            item[start[cell]] = i
+            start[cell] = start[cell] + 1
           end
         end
       end
     end
+    if pass == 0 then
+      for c = 0, cells - 1 do
+        start[c + 1] = start[c + 1] + start[c]
+      end
+    else
+      for c = cells, 1, -1 do -- each start moved to its end: back one cell
+        start[c] = start[c - 1]
+      end
+    end
+  end
+  start[0] = 0
+  local bi, bj, bm = n, n, 0
+  for cell = 0, cells - 1 do
+    local stop = start[cell + 1]
+    for u = start[cell], stop - 1 do
+      local i = item[u]
+      local i1 = (i + 1) % n
+      local ax, ay, bx, by = x[i], y[i], x[i1], y[i1]
+      local elox, ehix = fmin(ax, bx) - tol, fmax(ax, bx) + tol
+      local eloy, ehiy = fmin(ay, by) - tol, fmax(ay, by) + tol
+      for v = u + 1, stop - 1 do
+        local j = item[v]
+        -- (adjacent, or not before the first found)
+        if not (j == i + 1 or (i == 0 and j == n - 1) or i > bi or (i == bi and j >= bj)) then
+          local j1 = (j + 1) % n
+          local cx, cy, dx, dy = x[j], y[j], x[j1], y[j1]
+          -- (met in another cell (the first they share), or the boxes miss)
+          if not (fmax(cornery[i], cornery[j]) * nx + fmax(cornerx[i], cornerx[j]) ~= cell or
+            fmax(cx, dx) < elox or fmin(cx, dx) > ehix or fmax(cy, dy) < eloy or
+            fmin(cy, dy) > ehiy) then
+            local m = edges_meet(ax, ay, bx, by, cx, cy, dx, dy, tol)
+            if m ~= 0 then
+              bi, bj, bm = i, j, m
+            end
+          end
+        end
+      end
+    end
+  end
+  if bm == 1 then
+    return SAT_ERR_SELF_CROSSING
+  end
+  if bm == 2 then
+    return SAT_ERR_SELF_TOUCHING
   end
   -- adjacent edges folding back onto each other
   for i = 0, n - 1 do
@@ -377,12 +491,128 @@ local function in_triangle(px, py, ax, ay, bx, by, cx, cy)
     orient(cx, cy, ax, ay, px, py) >= 0.0
 end
 
+-- The state of ear clipping (the C's struct clipper): the remaining polygon's links (prv,
+-- nxt, out), each vertex's flags (the C's bits GONE, QUEUED, REFLEX, LISTED as four boolean
+-- arrays), the queue of vertices to try (a ring of n), and a uniform grid of the vertices
+-- that were reflex (or flat) at the start; a vertex that turns reflex later (rounding) goes
+-- to a list of its own (extra).
+local function push(cl, i)
+  if cl.gone[i] or cl.queuedf[i] then
+    return
+  end
+  cl.queuedf[i] = true
+  cl.queue[(cl.head + cl.queued) % cl.n] = i
+  cl.queued = cl.queued + 1
+end
+
+-- Vertex i's reflex flag from its neighbours now (a vertex only turns convex, but for
+-- rounding: then it joins the extra list).
+local function reflex_now(cl, i)
+  local x, y = cl.x, cl.y
+  local was = cl.reflex[i] and 1 or 0
+  local a, c = cl.prv[i], cl.nxt[i]
+  local is = not (orient(x[a], y[a], x[i], y[i], x[c], y[c]) > 0.0)
+  if is and not cl.listed[i] then
+    cl.listed[i] = true
+    cl.extra[cl.extras] = i
+    cl.extras = cl.extras + 1
+  end
+  cl.reflex[i] = is
+  cl.reflexes = cl.reflexes + (is and 1 or 0) - was
+end
+
+-- Whether vertex k, reflex (or flat) and not a corner of the triangle (a, i, c) nor on a or
+-- c, lies in it.
+local function blocks(cl, k, a, i, c)
+  if cl.gone[k] or not cl.reflex[k] or k == a or k == i or k == c then
+    return false
+  end
+  local x, y = cl.x, cl.y
+  local xk, yk = x[k], y[k]
+  local dax, day, dcx, dcy = xk - x[a], yk - y[a], xk - x[c], yk - y[c]
+  if dax * dax + day * day == 0.0 or dcx * dcx + dcy * dcy == 0.0 then
+    return false
+  end
+  return in_triangle(xk, yk, x[a], y[a], x[i], y[i], x[c], y[c])
+end
+
+-- The x-span of segment (a, b) within the band y0 <= y <= y1, widened into lo, hi: returns
+-- lo, hi.
+local function band_span(ax, ay, bx, by, y0, y1, lo, hi)
+  if ay > by then
+    ax, ay, bx, by = bx, by, ax, ay
+  end
+  if by < y0 or ay > y1 then
+    return lo, hi
+  end
+  local xa, xb = ax, bx
+  if ay < y0 then
+    xa = ax + (bx - ax) * ((y0 - ay) / (by - ay))
+  end
+  if by > y1 then
+    xb = ax + (bx - ax) * ((y1 - ay) / (by - ay))
+  end
+  return fmin(lo, fmin(xa, xb)), fmax(hi, fmax(xa, xb))
+end
+
+-- Whether i is an ear: convex, and no reflex (or flat) vertex in its triangle: those the
+-- grid lists in the cells the triangle crosses (row by row, its span in each, widened by a
+-- millionth of a cell for rounding), and the extra ones.
+local function is_ear(cl, i)
+  local x, y = cl.x, cl.y
+  local a, c = cl.prv[i], cl.nxt[i]
+  local ax, ay, ix, iy, cx, cy = x[a], y[a], x[i], y[i], x[c], y[c]
+  if not (orient(ax, ay, ix, iy, cx, cy) > 0.0) then
+    return false
+  end
+  if cl.reflexes == 0 then
+    return true
+  end
+  local gw, gx0, gy0, gnx, gny = cl.w, cl.x0, cl.y0, cl.nx, cl.ny
+  local start, item = cl.start, cl.item
+  local loy, hiy = fmin(ay, fmin(iy, cy)), fmax(ay, fmax(iy, cy))
+  for r = grid_at(loy, gy0, gw, gny), grid_at(hiy, gy0, gw, gny) do
+    local eps = 1e-6 * gw
+    local y0 = gy0 + r * gw - eps
+    local y1 = y0 + gw + 2.0 * eps
+    local lo, hi = HUGE, -HUGE
+    lo, hi = band_span(ax, ay, ix, iy, y0, y1, lo, hi)
+    lo, hi = band_span(ix, iy, cx, cy, y0, y1, lo, hi)
+    lo, hi = band_span(cx, cy, ax, ay, y0, y1, lo, hi)
+    if lo <= hi then
+      for q = grid_at(lo - eps, gx0, gw, gnx), grid_at(hi + eps, gx0, gw, gnx) do
+        local cell = r * gnx + q
+        for u = start[cell], start[cell + 1] - 1 do
+          if blocks(cl, item[u], a, i, c) then
+            return false
+          end
+        end
+      end
+    end
+  end
+  local extra = cl.extra
+  for u = 0, cl.extras - 1 do
+    if blocks(cl, extra[u], a, i, c) then
+      return false
+    end
+  end
+  return true
+end
+
 -- Ear clipping into the half-edge structure w.{from, next, prev, twin, dead} (0-based): n
--- outline half-edges (i -> i + 1), then a pair per diagonal. Returns the half-edges' count.
+-- outline half-edges (i -> i + 1), then a pair per diagonal. The vertices wait in a queue
+-- (every one at first, then the two neighbours of each ear clipped); an ear's test asks only
+-- the reflex (or flat) vertices a grid lists under its triangle. When the queue runs dry
+-- every vertex left is queued again, and after a whole round without an ear (rounding in a
+-- near-degenerate outline) the most convex vertex is clipped, so that it always ends.
+-- Returns the half-edges' count.
 local function triangulate(x, y, n, w)
   local hfrom, hnext, hprev, htwin, hdead = w.from, w.next, w.prev, w.twin, w.dead
-  local prv, nxt, out = {}, {}, {}
-  local H = n
+  local cl = { x = x, y = y, n = n, left = n, prv = {}, nxt = {}, out = {}, gone = {},
+    queuedf = {}, reflex = {}, listed = {}, queue = {}, extra = {}, head = 0, queued = 0,
+    extras = 0, reflexes = 0 }
+  local prv, nxt, out = cl.prv, cl.nxt, cl.out
+  local H, round = n, -1
   for i = 0, n - 1 do
     hfrom[i] = i
     hnext[i] = (i + 1) % n
@@ -392,55 +622,106 @@ local function triangulate(x, y, n, w)
     prv[i] = (i + n - 1) % n
     nxt[i] = (i + 1) % n
     out[i] = i -- the half-edge from i to nxt[i] in the remaining polygon
+    cl.gone[i], cl.queuedf[i], cl.reflex[i], cl.listed[i] = false, false, false, false
   end
-  local left, i, misses = n, 0, 0
-  while left > 3 do
+  -- the grid of the reflex vertices: about one cell each
+  local lox, loy, hix, hiy = x[0], y[0], x[0], y[0]
+  for i = 0, n - 1 do
+    lox, loy = fmin(lox, x[i]), fmin(loy, y[i])
+    hix, hiy = fmax(hix, x[i]), fmax(hiy, y[i])
     local a, c = prv[i], nxt[i]
-    local ear = orient(x[a], y[a], x[i], y[i], x[c], y[c]) > 0.0
-    if ear then
-      local k = nxt[c]
-      while k ~= a do
-        local pk, nk = prv[k], nxt[k]
-        local xk, yk = x[k], y[k]
-        -- only reflex (or flat) vertices can lie in an ear
-        if not (orient(x[pk], y[pk], xk, yk, x[nk], y[nk]) > 0.0) then
-          local dax, day, dcx, dcy = xk - x[a], yk - y[a], xk - x[c], yk - y[c]
-          if not (dax * dax + day * day == 0.0 or dcx * dcx + dcy * dcy == 0.0) then
-            if in_triangle(xk, yk, x[a], y[a], x[i], y[i], x[c], y[c]) then
-              ear = false
-              break
-            end
-          end
+    if not (orient(x[a], y[a], x[i], y[i], x[c], y[c]) > 0.0) then
+      cl.reflex[i], cl.listed[i] = true, true
+      cl.reflexes = cl.reflexes + 1
+    end
+  end
+  cl.x0 = lox
+  cl.y0 = loy
+  cl.w = grid_width(lox, loy, hix, hiy, cl.reflexes + 1)
+  if not (cl.w > 0.0) then
+    cl.w = 1.0
+  end
+  repeat
+    cl.nx = grid_at(hix, cl.x0, cl.w, n + 1) + 1
+    cl.ny = grid_at(hiy, cl.y0, cl.w, n + 1) + 1
+    cl.w = cl.w * 2.0
+  until not (cl.nx * cl.ny > n + 1)
+  cl.w = cl.w * 0.5
+  local start, item = {}, {}
+  cl.start, cl.item = start, item
+  local cells = cl.nx * cl.ny
+  for c = 0, cells do
+    start[c] = 0
+  end
+  for pass = 0, 1 do -- counts, then the entries in order
+    for i = 0, n - 1 do
+      if cl.reflex[i] then
+        local cell = grid_at(y[i], cl.y0, cl.w, cl.ny) * cl.nx + grid_at(x[i], cl.x0, cl.w, cl.nx)
+        if pass == 0 then
+          start[cell + 1] = start[cell + 1] + 1
+        else
+          item[start[cell]] = i
+          start[cell] = start[cell] + 1
         end
-        k = nk
       end
     end
-    -- after a whole round without an ear (rounding in a near-degenerate outline): the
-    -- most convex vertex, so that clipping always ends
-    if not ear and misses >= left then
-      local bestc = -HUGE
-      local k, best = i, i
-      repeat
-        local pk, nk = prv[k], nxt[k]
-        local o = orient(x[pk], y[pk], x[k], y[k], x[nk], y[nk])
-        if o > bestc then
-          bestc = o
-          best = k
-        end
-        k = nk
-      until k == i
-      i = best
-      a = prv[i]
-      c = nxt[i]
-      ear = true
-    end
-    if not ear then
-      misses = misses + 1
-      i = nxt[i]
+    if pass == 0 then
+      for c = 0, cells - 1 do
+        start[c + 1] = start[c + 1] + start[c]
+      end
     else
-      misses = 0
+      for c = cells, 1, -1 do
+        start[c] = start[c - 1]
+      end
+    end
+  end
+  start[0] = 0
+  for i = 0, n - 1 do
+    push(cl, i)
+  end
+  local live = 0 -- a vertex left (the last ear's neighbour)
+  local queue = cl.queue
+  while cl.left > 3 do
+    if cl.queued == 0 then -- dry: every vertex left
+      local v = live
+      for _ = 0, cl.left - 1 do
+        push(cl, v)
+        v = nxt[v]
+      end
+      round = cl.left
+    end
+    local i = queue[cl.head]
+    cl.head = (cl.head + 1) % n
+    cl.queued = cl.queued - 1
+    cl.queuedf[i] = false
+    local clip = not cl.gone[i]
+    if clip and not is_ear(cl, i) then
+      clip = false
+      if round > 0 then
+        round = round - 1
+        if round == 0 then
+          -- a whole round without an ear: the most convex vertex
+          local bestc = -HUGE
+          local k, best = i, i
+          repeat
+            local pk, nk = prv[k], nxt[k]
+            local o = orient(x[pk], y[pk], x[k], y[k], x[nk], y[nk])
+            if o > bestc then
+              bestc = o
+              best = k
+            end
+            k = nk
+          until k == i
+          i = best
+          clip = true
+        end
+      end
+    end
+    if clip then
+      round = -1
       -- clip: half-edges a->i (out[a]) and i->c (out[i]) close with c->a (d1); the rest
       -- gets a->c (d2)
+      local a, c = prv[i], nxt[i]
       local eai, eic = out[a], out[i]
       local before, after = hprev[eai], hnext[eic]
       local d1, d2 = H, H + 1
@@ -462,8 +743,16 @@ local function triangulate(x, y, n, w)
       out[a] = d2
       nxt[a] = c
       prv[c] = a
-      left = left - 1
-      i = c
+      cl.left = cl.left - 1
+      if cl.reflex[i] then
+        cl.reflexes = cl.reflexes - 1
+      end
+      cl.gone[i], cl.queuedf[i], cl.reflex[i], cl.listed[i] = true, false, false, false
+      reflex_now(cl, a)
+      reflex_now(cl, c)
+      push(cl, a)
+      push(cl, c)
+      live = c
     end
   end
   return H

@@ -713,6 +713,21 @@ local function part_box(s, i, olox, oloy, ohix, ohiy)
 end
 M.sat__part_box = part_box
 
+-- A shape's parts and their boxes as 1-based arrays: a compound's own arrays, or (a shape
+-- that is its own part) one of two reused sets of one entry (slot 1 or 2), its box its
+-- sat__box: parts, lox, loy, hix, hiy, count (the loops over part pairs read them inline).
+local ONE = { { {}, {}, {}, {}, {} }, { {}, {}, {}, {}, {} } }
+local function part_arrays(s, slot)
+  if s.kind == SAT_COMPOUND then
+    return s.parts, s.tlox, s.tloy, s.thix, s.thiy, s.count
+  end
+  local o = ONE[slot]
+  local p, lx, ly, hx, hy = o[1], o[2], o[3], o[4], o[5]
+  p[1] = s
+  lx[1], ly[1], hx[1], hy[1] = sat__box(s)
+  return p, lx, ly, hx, hy, 1
+end
+
 --- sat__compound_sweep_pair(a, vx, vy, b, hit) -> found, pa, pb: a compound's earliest touch
 -- over the part pairs, and that pair (nil, nil when overlapping). A part pair whose boxes,
 -- the first's moving along v, come no nearer than four times their touch tolerance (and a
@@ -732,25 +747,19 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
     hit.dist2 = dx * dx + dy * dy
     return 1
   end
-  local part_of = I.sat__part_of
-  local alox, aloy, ahix, ahiy, blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-  if a.kind ~= SAT_COMPOUND then
-    alox, aloy, ahix, ahiy = sat__box(a)
-  end
-  if b.kind ~= SAT_COMPOUND then
-    blox, bloy, bhix, bhiy = sat__box(b)
-  end
+  local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
+  local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
   local hair = 1e-12 * ((vx < 0 and -vx or vx + 0.0) + (vy < 0 and -vy or vy + 0.0))
-  for i = 1, I.sat__nparts(a) do
-    local x = part_of(a, i)
-    local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
-    for j = 1, I.sat__nparts(b) do
-      local y = part_of(b, j)
+  for i = 1, na do
+    local x = ap[i]
+    local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
+    local xpx, xpy, xplx, xply, xb = x.px, x.py, x.plx, x.ply, x.bound
+    for j = 1, nb do
+      local y = bp[j]
       local h = part_hit
-      local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
-      local enter = box_entry(xlox, xloy, xhix, xhiy, vx, vy, (y.px - x.px) + (y.plx - x.plx),
-        (y.py - x.py) + (y.ply - x.ply), ylox, yloy, yhix, yhiy,
-        4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) + hair)
+      local enter = box_entry(xlox, xloy, xhix, xhiy, vx, vy, (y.px - xpx) + (y.plx - xplx),
+        (y.py - xpy) + (y.ply - xply), blx[j], bly[j], bhx[j], bhy[j],
+        4.0 * (SAT_TOUCH_REL * (xb + y.bound)) + hair)
       if (enter <= 1.0) and not (found == 1 and enter > hit.t) and
         sweep(x, vx, vy, y, h) == 1 then
         local hr = h.result

@@ -473,6 +473,22 @@ local function box_of(s, i, olox, oloy, ohix, ohiy)
   return s.tlox[i + 1], s.tloy[i + 1], s.thix[i + 1], s.thiy[i + 1]
 end
 
+-- A shape's parts and their boxes as 1-based arrays: a compound's own arrays, or (a shape
+-- that is its own part) one of two reused sets of one entry (slot 1 or 2), its box its
+-- sat__box: parts, lox, loy, hix, hiy, count. (The loops over part pairs read these inline:
+-- the C's sat__part_of and box_of, without a call a pair.)
+local ONE = { { {}, {}, {}, {}, {} }, { {}, {}, {}, {}, {} } }
+local function part_arrays(s, slot)
+  if s.kind == SAT_COMPOUND then
+    return s.parts, s.tlox, s.tloy, s.thix, s.thiy, s.count
+  end
+  local o = ONE[slot]
+  local p, lx, ly, hx, hy = o[1], o[2], o[3], o[4], o[5]
+  p[1] = s
+  lx[1], ly[1], hx[1], hy[1] = box(s)
+  return p, lx, ly, hx, hy, 1
+end
+
 local function own_box(s)
   if s.kind == SAT_COMPOUND then
     return 0.0, 0.0, 0.0, 0.0
@@ -1236,17 +1252,22 @@ function M.sat__compound_test(a, b)
     fns()
   end
   local tol = touch_tol(a, b)
-  local alox, aloy, ahix, ahiy = own_box(a)
-  local blox, bloy, bhix, bhiy = own_box(b)
-  for i = 0, nparts(a) - 1 do
-    local x = part_of(a, i)
-    local xlox, xloy, xhix, xhiy = box_of(a, i, alox, aloy, ahix, ahiy)
-    for j = 0, nparts(b) - 1 do
-      local y = part_of(b, j)
-      local ylox, yloy, yhix, yhiy = box_of(b, j, blox, bloy, bhix, bhiy)
-      if boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy, tol) and
-        pair_test(x, y) == 1 then
-        return 1
+  local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
+  local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
+  for i = 1, na do
+    local x = ap[i]
+    local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
+    local xpx, xpy, xplx, xply = x.px, x.py, x.plx, x.ply
+    for j = 1, nb do
+      local y = bp[j]
+      -- boxes_meet
+      local dx = (y.px - xpx) + (y.plx - xplx)
+      if not (dx + blx[j] - xhix > tol or xlox - (dx + bhx[j]) > tol) then
+        local dy = (y.py - xpy) + (y.ply - xply)
+        if not (dy + bly[j] - xhiy > tol or xloy - (dy + bhy[j]) > tol) and
+          pair_test(x, y) == 1 then
+          return 1
+        end
       end
     end
   end
@@ -1339,26 +1360,33 @@ function M.sat__compound_collide(a, b, r)
   local blox, bloy, bhix, bhiy = own_box(b)
   local any, deep, single = false, false, true
   local pr, first, deepest = PR, FIRST, DEEPEST
-  for i = 0, nparts(a) - 1 do
-    local x = part_of(a, i)
-    local xlox, xloy, xhix, xhiy = box_of(a, i, alox, aloy, ahix, ahiy)
-    for j = 0, nparts(b) - 1 do
-      local y = part_of(b, j)
-      local ylox, yloy, yhix, yhiy = box_of(b, j, blox, bloy, bhix, bhiy)
-      if boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy, tol) and
-        pair_collide(x, y, pr) == 1 then
-        if not any then
-          copy_result(first, pr)
-        end
-        any = true
-        if pr.overlap > 0.0 then
-          if deep then
-            single = false
+  local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
+  local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
+  for i = 1, na do
+    local x = ap[i]
+    local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
+    local xpx, xpy, xplx, xply = x.px, x.py, x.plx, x.ply
+    for j = 1, nb do
+      local y = bp[j]
+      -- boxes_meet
+      local dx = (y.px - xpx) + (y.plx - xplx)
+      if not (dx + blx[j] - xhix > tol or xlox - (dx + bhx[j]) > tol) then
+        local dy = (y.py - xpy) + (y.ply - xply)
+        if not (dy + bly[j] - xhiy > tol or xloy - (dy + bhy[j]) > tol) and
+          pair_collide(x, y, pr) == 1 then
+          if not any then
+            copy_result(first, pr)
           end
-          if not deep or pr.overlap > deepest.overlap then
-            copy_result(deepest, pr)
+          any = true
+          if pr.overlap > 0.0 then
+            if deep then
+              single = false
+            end
+            if not deep or pr.overlap > deepest.overlap then
+              copy_result(deepest, pr)
+            end
+            deep = true
           end
-          deep = true
         end
       end
     end
@@ -1373,16 +1401,17 @@ function M.sat__compound_collide(a, b, r)
     -- is the union's
     if single then
       local within = 0
-      for i = 0, nparts(a) - 1 do
-        local x = part_of(a, i)
-        local cax, cay = offset(a, x)
-        local xlox, xloy, xhix, xhiy = box_of(a, i, alox, aloy, ahix, ahiy)
-        for j = 0, nparts(b) - 1 do
-          local y = part_of(b, j)
-          local ylox, yloy, yhix, yhiy = box_of(b, j, blox, bloy, bhix, bhiy)
-          local cbx, cby = offset(a, y)
-          if box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby) <=
-            deepest.overlap + tol then
+      local lim = deepest.overlap + tol
+      local apx, apy, aplx, aply = a.px, a.py, a.plx, a.ply
+      for i = 1, na do
+        local x = ap[i]
+        local cax, cay = (x.px - apx) + (x.plx - aplx), (x.py - apy) + (x.ply - aply)
+        local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
+        for j = 1, nb do
+          local y = bp[j]
+          local cbx, cby = (y.px - apx) + (y.plx - aplx), (y.py - apy) + (y.ply - aply)
+          if box_reach(xlox, xloy, xhix, xhiy, cax, cay, blx[j], bly[j], bhx[j], bhy[j], cbx,
+            cby) <= lim then
             within = within + 1
           end
         end
