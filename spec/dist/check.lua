@@ -16,6 +16,14 @@ local function read(path)
   return text
 end
 
+-- Names of the binding's types, which the pure backend's files name too (what getmetatable
+-- gives for its objects, src/lua/lsat.h's LSAT_MT_*): not modules.
+local TYPE_NAMES = {}
+for _, t in ipairs({ "vec", "polygon", "circle", "segment", "capsule", "compound", "response",
+                     "hash", "explanation" }) do
+  TYPE_NAMES["sat." .. t] = true
+end
+
 -- the modules named by the Lua files, from init.lua on: "sat.world" -> world.lua
 local found, order = { sat = true }, { "sat" }
 local i = 1
@@ -27,7 +35,7 @@ while order[i] do
     problems[#problems + 1] = ("%s: %s is not in %s"):format(name, file, dir)
   else
     for other in text:gmatch("[\"'](sat%.[%w_%.]+)[\"']") do
-      if not found[other] then
+      if not found[other] and not TYPE_NAMES[other] then
         found[other] = true
         order[#order + 1] = other
       end
