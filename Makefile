@@ -3,7 +3,8 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
+#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60; an input slower than
+#                     FUZZ_TIMEOUT=10 seconds fails)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
@@ -28,6 +29,7 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 SOAK_SECONDS ?= 600
 
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
@@ -144,7 +146,8 @@ soak:
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=512 \
+	  -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
 
 # ---- benchmarks ---------------------------------------------------------------------------

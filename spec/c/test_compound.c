@@ -6,6 +6,7 @@
  * their interiors (the oracle's depth of every part pair), and areas adding up to the
  * outline's.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,8 +167,123 @@ static void test_transform(void)
     sat_shape_free(ch);
     ENSURE(sat_chain_new(pts, 1, 0, &st) == NULL && st == SAT_ERR_NO_PARTS);
 }
+/* ---- random and adversarial outlines --------------------------------------------------- */
+
+static double unit(ctest_rng *g)
+{
+    return (double)(ctest_next(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Whether segments a-b and c-d cross properly (each one's ends strictly on both sides of
+ * the other's line, by far more than rounding): the brute-force oracle of check_simple. */
+static int crosses(sat_vec a, sat_vec b, sat_vec c, sat_vec d, double eps)
+{
+    double o1 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    double o2 = (b.x - a.x) * (d.y - a.y) - (b.y - a.y) * (d.x - a.x);
+    double o3 = (d.x - c.x) * (a.y - c.y) - (d.y - c.y) * (a.x - c.x);
+    double o4 = (d.x - c.x) * (b.y - c.y) - (d.y - c.y) * (b.x - c.x);
+    return ((o1 > eps && o2 < -eps) || (o1 < -eps && o2 > eps)) &&
+           ((o3 > eps && o4 < -eps) || (o3 < -eps && o4 > eps));
+}
+
+/* Whether some two edges (not adjacent) cross, by every pair; *near: some pair comes close
+ * to crossing (within eps), so the oracle does not say. */
+static int any_crossing(const sat_vec *p, int n, double eps, int *near)
+{
+    int found = 0;
+    *near = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 2; j < n; j++) {
+            if (i == 0 && j == n - 1)
+                continue;
+            sat_vec a = p[i], b = p[(i + 1) % n], c = p[j], d = p[(j + 1) % n];
+            if (crosses(a, b, c, d, eps))
+                found = 1;
+            else if (crosses(a, b, c, d, -eps))
+                *near = 1;
+        }
+    return found;
+}
+
+/* Random polygons (4 to 40 points anywhere in a box, most of them self-crossing): sat.concave
+ * refuses exactly those the brute-force oracle finds crossing, and decomposes the others;
+ * random star-shaped outlines with deep notches; spiral bands (the grids' worst case),
+ * each decomposition checked. */
+static void test_concave_random(void)
+{
+    ctest_rng g = {0xC0C0A7EULL};
+    int crossing = 0, simple = 0, stars = 0;
+    for (int t = 0; t < 3000; t++) {
+        int n = 4 + (int)(ctest_next(&g) % 37);
+        sat_vec p[40];
+        for (int i = 0; i < n; i++)
+            p[i] = orc_v(100.0 * unit(&g) - 50.0, 60.0 * unit(&g) - 30.0);
+        int near, cross = any_crossing(p, n, 1e-6, &near);
+        if (near)
+            continue;
+        sat_status st;
+        sat_shape *s = sat_concave_new(p, n, &st);
+        if (cross) {
+            ENSUREF(s == NULL && st == SAT_ERR_SELF_CROSSING, "outline %d (%d points): status %d",
+                    t, n, (int)st);
+            crossing++;
+        } else {
+            ENSUREF(s != NULL, "outline %d (%d points): %s", t, n, sat_status_message(st));
+            if (s)
+                check_decomposition(s, p, n, "random simple outline");
+            simple++;
+        }
+        sat_shape_free(s);
+    }
+    for (int t = 0; t < 300; t++) {
+        int n = 5 + (int)(ctest_next(&g) % 60);
+        sat_vec p[64];
+        for (int i = 0; i < n; i++) {
+            double r = unit(&g) < 0.3 ? 0.5 + unit(&g) : 5.0 + 5.0 * unit(&g);
+            double a = 2.0 * PI * (i + 0.8 * unit(&g)) / n;
+            p[i] = orc_v(r * cos(a), r * sin(a));
+        }
+        sat_status st;
+        sat_shape *s = sat_concave_new(p, n, &st);
+        ENSUREF(s != NULL, "star %d (%d points): %s", t, n, sat_status_message(st));
+        if (s)
+            check_decomposition(s, p, n, "random star"), stars++;
+        sat_shape_free(s);
+    }
+    static const int sizes[] = {100, 400, 1200};
+    for (int k = 0; k < 3; k++) {
+        int n = sizes[k], h = n / 2;
+        sat_vec *p = malloc((size_t)n * sizeof *p);
+        for (int i = 0; i < h; i++) {
+            double a = 2.0 * PI * 5.0 * i / (h - 1) + 0.5, r = 4.0 + a;
+            p[i] = orc_v(r * cos(a), r * sin(a));
+            p[n - 1 - i] = orc_v((r - 3.0) * cos(a), (r - 3.0) * sin(a));
+        }
+        sat_status st;
+        sat_shape *s = sat_concave_new(p, n, &st);
+        ENSUREF(s != NULL, "spiral of %d points: %s", n, sat_status_message(st));
+        if (s)
+            check_decomposition(s, p, n, "spiral");
+        sat_shape_free(s);
+        /* the band's two ends pinched together: its last point moved onto the first edge's
+         * far side, so the closing edge crosses the inner arm */
+        p[n - 1] = orc_v(p[2].x + 0.5 * (p[2].x - p[n - 2].x), p[2].y + 0.5 * (p[2].y - p[n - 2].y));
+        int near, cross = any_crossing(p, n, 1e-6, &near);
+        if (!near) {
+            s = sat_concave_new(p, n, &st);
+            ENSUREF((s == NULL) == cross, "pinched spiral of %d points: crossing %d, status %d",
+                    n, cross, (int)st);
+            sat_shape_free(s);
+        }
+        free(p);
+    }
+    printf("  concave random: %d crossing refused, %d simple and %d stars decomposed\n",
+           crossing, simple, stars);
+}
+
 void run_compound_tests(void)
 {
     RUN_TEST(test_concave_shapes);
     RUN_TEST(test_transform);
+    RUN_TEST(test_concave_random);
 }

@@ -67,9 +67,9 @@ static const area areas[] = {
     {"bigpoly", run_bigpoly_tests},
     {"explain", run_explain_tests},
     {"compound", run_compound_tests},
-    {"math", run_math_tests},
     {"union", run_union_tests},
     {"union-search", run_union_search_tests},
+    {"math", run_math_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))

@@ -4,6 +4,23 @@
  * dispatches a pair with a compound here). The part pairs are tested by the functions the
  * caller passes (sat_collide.c's sat_test and sat_collide), so that this file calls no
  * other: the core's files call each other one way.
+ *
+ * For a port, the union's MTV (sat__compound_collide, union_mtv) in short: every part pair
+ * is tested (boxes first); no pair overlapping: the first touching pair's result; one pair
+ * overlapping and no other pair's difference box within its MTV: that pair's result. Else
+ * the search, in rounds of growing reach (2x the deepest overlap, then 4x the nearest box
+ * left out, never beyond the boxes' exit): the Minkowski differences D_ij of the part pairs
+ * in reach are built (part i of a, j of b, in (i, j) order); in round 0 the deepest pair's
+ * own MTV is the answer when no difference refuses it. Else a grid over the differences'
+ * boxes (each cell's differences deepest first, in 8 classes, index order within a class),
+ * the differences visited by their boxes' distance (32 classes, index order within one);
+ * each boundary piece (edge, arc or corner) within the annulus floor <= |t| <= best is kept
+ * when no other difference covers it (segments by chords cut from their parameter range,
+ * arcs by their hull points); kept pieces give their own points and, swept by their boxes'
+ * left sides (ties: the piece's index), their crossings; each candidate is taken when it is
+ * nearer than the best and no difference holds it deeper than tol; ties between equally
+ * near candidates by the rank the exhaustive search (the C tests' oracle) would give them
+ * (see consider). The answer is the exhaustive search's, bit for bit.
  */
 #include <stdlib.h>
 #include <string.h>
