@@ -386,14 +386,14 @@ local function check_simple(x, y, n, tol)
   hix, hiy = hix + tol, hiy + tol
   local w = grid_width(lox, loy, hix, hiy, n)
   local nx, ny
-  local entries, cap = 0, 8 * n + 64
+  local cap = 8 * n + 64
   if not (w > 0.0) then
     w = 1.0
   end
   while true do
     nx = grid_at(hix, lox, w, n + 1) + 1
     ny = grid_at(hiy, loy, w, n + 1) + 1
-    entries = 0
+    local entries = 0
     local i = 0
     while i < n and entries <= cap do
       local bl_x, bl_y, bh_x, bh_y = edge_box(x, y, n, i, tol)
