@@ -1235,7 +1235,25 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   end
   return tx, ty
 end
-M.sat__union_mtv = union_mtv
+
+-- The search's state is this file's (the C's is on its stack): a call made during one (a
+-- finalizer run by an allocation while the arena grows, calling into sat) gets no answer
+-- (nil: the deepest pair's result, as the C's when out of memory) rather than spoil the one
+-- under way; an error (out of memory) leaves the state free again.
+local busy = false
+local function union_mtv_guarded(A, B, tol, dmx, dmy, deepest)
+  if busy then
+    return nil
+  end
+  busy = true
+  local ok, tx, ty = pcall(union_mtv, A, B, tol, dmx, dmy, deepest)
+  busy = false
+  if not ok then
+    error(tx, 0)
+  end
+  return tx, ty
+end
+M.sat__union_mtv = union_mtv_guarded
 
 -- ---- the pair tests ------------------------------------------------------------------------
 
@@ -1421,7 +1439,7 @@ function M.sat__compound_collide(a, b, r)
     if single then
       copy_result(r, deepest)
     else
-      local tx, ty = union_mtv(a, b, tol, deepest.mx, deepest.my, deepest.overlap)
+      local tx, ty = union_mtv_guarded(a, b, tol, deepest.mx, deepest.my, deepest.overlap)
       if tx == nil then
         copy_result(r, deepest) -- (the C's: no answer, the deepest pair's)
       else
