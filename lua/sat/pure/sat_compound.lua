@@ -28,6 +28,14 @@ local SM = require("sat.pure.sat_math")
 
 local M = {}
 
+-- Under LuaJIT this file runs interpreted: building is done once a shape, and its loops
+-- (ear clipping, the grids) made the trace compiler record, abort and flush over and over
+-- (two 16-spike stars built: 134 ms compiled, 3 ms interpreted).
+local jit_ = rawget(_G, "jit")
+if jit_ then
+  jit_.off(true, true)
+end
+
 local HUGE = math.huge
 local floor, sqrt = math.floor, math.sqrt
 local sat_sincos = SM.sat_sincos

@@ -20,6 +20,15 @@ local S = require("sat.pure.sat_shape")
 
 local M = {}
 
+-- Under LuaJIT this file runs interpreted: the search's loops hold more live values than its
+-- trace compiler can place ('NYI: register coalescing too complex' on most side traces) and
+-- it recorded, aborted and flushed traces over and over (two 16-spike stars: 0.94 s a
+-- collide compiled, against a few ms interpreted).
+local jit_ = rawget(_G, "jit")
+if jit_ then
+  jit_.off(true, true)
+end
+
 local HUGE = math.huge
 local sqrt, floor = math.sqrt, math.floor
 local sort = table.sort
@@ -503,8 +512,19 @@ local function box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhi
   local hx = (cbx + yhix) - (cax + xlox)
   local ly = (cby + yloy) - (cay + xhiy)
   local hy = (cby + yhiy) - (cay + xloy)
-  local dx = lx > 0.0 and lx or (hx < 0.0 and -hx or 0.0)
-  local dy = ly > 0.0 and ly or (hy < 0.0 and -hy or 0.0)
+  -- (statements, not and/or: LuaJIT's side traces of those fail, 'register coalescing too
+  -- complex')
+  local dx, dy = 0.0, 0.0
+  if lx > 0.0 then
+    dx = lx
+  elseif hx < 0.0 then
+    dx = -hx
+  end
+  if ly > 0.0 then
+    dy = ly
+  elseif hy < 0.0 then
+    dy = -hy
+  end
   return sqrt(dx * dx + dy * dy)
 end
 
