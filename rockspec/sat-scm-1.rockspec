@@ -82,6 +82,7 @@ local lua_modules = {
   ["sat.pure.lsat_vec"] = "lua/sat/pure/lsat_vec.lua",
   ["sat.pure.sat_collide"] = "lua/sat/pure/sat_collide.lua",
   ["sat.pure.sat_collide_traced"] = "lua/sat/pure/sat_collide_traced.lua",
+  ["sat.pure.sat_compound"] = "lua/sat/pure/sat_compound.lua",
   ["sat.pure.sat_constants"] = "lua/sat/pure/sat_constants.lua",
   ["sat.pure.sat_contacts"] = "lua/sat/pure/sat_contacts.lua",
   ["sat.pure.sat_explain"] = "lua/sat/pure/sat_explain.lua",
@@ -93,6 +94,7 @@ local lua_modules = {
   ["sat.pure.sat_raycast"] = "lua/sat/pure/sat_raycast.lua",
   ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
   ["sat.pure.sat_sweep"] = "lua/sat/pure/sat_sweep.lua",
+  ["sat.pure.sat_union"] = "lua/sat/pure/sat_union.lua",
 }
 
 build = {
@@ -125,6 +127,7 @@ build = {
     ["sat.pure.lsat_vec"] = lua_modules["sat.pure.lsat_vec"],
     ["sat.pure.sat_collide"] = lua_modules["sat.pure.sat_collide"],
     ["sat.pure.sat_collide_traced"] = lua_modules["sat.pure.sat_collide_traced"],
+    ["sat.pure.sat_compound"] = lua_modules["sat.pure.sat_compound"],
     ["sat.pure.sat_constants"] = lua_modules["sat.pure.sat_constants"],
     ["sat.pure.sat_contacts"] = lua_modules["sat.pure.sat_contacts"],
     ["sat.pure.sat_explain"] = lua_modules["sat.pure.sat_explain"],
@@ -136,6 +139,7 @@ build = {
     ["sat.pure.sat_raycast"] = lua_modules["sat.pure.sat_raycast"],
     ["sat.pure.sat_shape"] = lua_modules["sat.pure.sat_shape"],
     ["sat.pure.sat_sweep"] = lua_modules["sat.pure.sat_sweep"],
+    ["sat.pure.sat_union"] = lua_modules["sat.pure.sat_union"],
   },
   platforms = {
     unix = {
