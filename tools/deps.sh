@@ -82,6 +82,13 @@ need_love() {
   need_cmd xauth xauth
 }
 
+# the web suite: love.js and puppeteer-core come from npm (into build/web/npm, on first use)
+need_web() {
+  need_cmd node nodejs
+  need_cmd npm npm
+  need_cmd chromium chromium
+}
+
 need_windows() {
   need_cmd x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
   need_cmd dpkg-source dpkg-dev
@@ -117,6 +124,7 @@ check() {
       need_cmd luarocks luarocks
       need_cmd valgrind valgrind
       need_love
+      need_web
       need_zip
       need_windows
       need_cmd wine "wine wine64"
