@@ -18,6 +18,7 @@ local sat = require("sat")
 local core = require("sat.core")
 local S = require("sat.pure.sat_shape")
 local C = require("sat.pure.sat_collide")
+local CT = require("sat.pure.sat_contacts")
 
 local PAIRS = 1024
 local CALLS = tonumber(os.getenv("PURE_BENCH_CALLS") or "") or 400000
@@ -187,6 +188,24 @@ local function loop3(f, r)
   end
 end
 
+-- sat.sweep(a, dx, dy, b): a moving onto b's position (M[i] the move), and the pure twin.
+local function loop_sweep(f)
+  return function(A, B, rounds, M)
+    for _ = 1, rounds do
+      for i = 1, PAIRS do
+        local m = M[i]
+        f(A[i], m[1], m[2], B[i])
+      end
+    end
+  end
+end
+
+local sweep_hit = {}
+local sat_sweep_contact = CT.sat_sweep_contact
+local function pure_sweep(a, dx, dy, b)
+  return sat_sweep_contact(a, dx, dy, b, 0.0, 0.0, sweep_hit)
+end
+
 local function loop_method(A, B, rounds)
   for _ = 1, rounds do
     for i = 1, PAIRS do
@@ -213,6 +232,12 @@ for _, sc in ipairs(scenes) do
     local A, B, RA, RB = pairs_of(sc[2], sc[3])
     local PA, PB = proxies(RA), proxies(RB)
     local response = {}
+    local moves = {}
+    for i = 1, PAIRS do
+      local ax, ay = A[i]:position()
+      local bx, by = B[i]:position()
+      moves[i] = { bx - ax, by - ay }
+    end
     local cases = {
       { "native sat.test", loop2(sat.test), A, B },
       { "native sat.core.test", loop2(core.test), A, B },
@@ -222,26 +247,30 @@ for _, sc in ipairs(scenes) do
       { "pure sat_test, bound", loop2(bound_test), PA, PB },
       { "pure sat_collide", loop3(sat_collide, {}), RA, RB },
       { "pure sat_collide, bound", loop2(bound_collide), PA, PB },
+      { "native sat.contacts", loop2(sat.contacts), A, B },
+      { "pure sat_contacts", loop2(CT.sat_contacts), RA, RB },
+      { "native sat.sweep", loop_sweep(sat.sweep), A, B, moves },
+      { "pure sat_sweep_contact", loop_sweep(pure_sweep), RA, RB, moves },
     }
     if ONE_CASE then
       for _, c in ipairs(cases) do
         if ONE_CASE == name .. "/" .. c[1] then
-          c[2](c[3], c[4], 100) -- warm up (LuaJIT compiles)
-          c[2](c[3], c[4], ONE_ROUNDS)
+          c[2](c[3], c[4], 100, c[5]) -- warm up (LuaJIT compiles)
+          c[2](c[3], c[4], ONE_ROUNDS, c[5])
           os.exit(0)
         end
       end
     end
     local t = {}
     for k, c in ipairs(cases) do
-      c[2](c[3], c[4], rounds) -- warm up
+      c[2](c[3], c[4], rounds, c[5]) -- warm up
       t[k] = {}
     end
     for r = 1, REPS do
       for k, c in ipairs(cases) do
         collectgarbage("collect")
         local t0 = os.clock()
-        c[2](c[3], c[4], rounds)
+        c[2](c[3], c[4], rounds, c[5])
         t[k][r] = (os.clock() - t0) / (rounds * PAIRS) * 1e9
       end
     end
@@ -256,6 +285,15 @@ end
 
 local vm = rawget(_G, "jit") and (jit.status() and "luajit" or "luajit -joff") or _VERSION
 print(("%s, %d calls a case, least of %d (ns per call)"):format(vm, rounds * PAIRS, REPS))
+print(("%-16s %9s %9s %7s | %9s %9s %7s"):format("pairs", "n.contacts", "p.contacts", "x",
+  "n.sweep", "p.sweep", "x"))
+for _, row in ipairs(rows) do
+  local m = row[2]
+  print(("%-16s %9.1f %9.1f %7.2f | %9.1f %9.1f %7.2f"):format(row[1], m["native sat.contacts"],
+    m["pure sat_contacts"], m["pure sat_contacts"] / m["native sat.contacts"],
+    m["native sat.sweep"], m["pure sat_sweep_contact"],
+    m["pure sat_sweep_contact"] / m["native sat.sweep"]))
+end
 print(("%-16s %9s %9s %9s %9s | %9s %9s %9s %9s | %7s %7s"):format("pairs", "n.test",
   "core.test", "n.collW", "n.collide", "p.test", "p.test+b", "p.coll", "p.coll+b",
   "test x", "coll x"))

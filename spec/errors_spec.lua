@@ -186,14 +186,14 @@ describe("methods", function()
 
   it("raise an error, never crash, on a wrong self", function()
     local c, p, v = sat.circle(0, 0, 1), sat.box(0, 0, 1, 1), sat.vec(1, 2)
-    has(err(function() c.moveTo(v, 1, 2) end), "bad argument #1 to 'moveTo' (shape expected, got vec)")
+    has(err(function() c.moveTo(v, 1, 2) end), "bad self to 'moveTo' (shape expected, got vec)")
     has(err(function() c:moveTo("a", 2) end), "bad argument #1 to 'moveTo' (number expected, got string)")
     has(err(function() local r = c.radius(p) return r end),
-      "bad argument #1 to 'radius' (circle or capsule expected, got polygon)")
+      "bad self to 'radius' (circle or capsule expected, got polygon)")
     has(err(function() local r = p.vertices(c) return r end),
-      "bad argument #1 to 'vertices' (polygon or compound expected, got circle)")
+      "bad self to 'vertices' (polygon or compound expected, got circle)")
     has(err(function() local r = p.area(nil) return r end),
-      "bad argument #1 to 'area' (shape expected, got nil)")
+      "bad self to 'area' (shape expected, got nil)")
     has(err(function() local r = p:vertices(5) return r end), "bad argument #1 to 'vertices'")
     -- another library's object is named by its metatable's __name
     local image = setmetatable({}, { __name = "Image" })

@@ -171,7 +171,7 @@ describe("sat.fast", function()
     local fake = setmetatable({}, debug.getmetatable(sat.box(0, 0, 1, 1)))
     has(err(function() local r = sat.test(s, fake) return r end), "bad argument #2 to 'test'")
     has(err(function() local r = s.collidesWith(fake, s) return r end),
-      "bad argument #1 to 'collidesWith'")
+      "bad self to 'collidesWith' (shape expected, got table)")
   end)
 
   it("takes shapes with fields, which have metatables of their own, the same way", function()

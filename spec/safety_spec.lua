@@ -64,9 +64,9 @@ describe("sat.fast", function()
     -- the methods still refuse the proxy, the way the C methods do
     local p = sat.box(0, 0, 1, 1)
     has(err(function() local x = p.position(victim) return x end),
-      "bad argument #1 to 'position' (shape expected, got ")
+      "bad self to 'position' (shape expected, got ")
     has(err(function() local x = p.collidesWith(victim, p) return x end),
-      "bad argument #1 to 'collidesWith' (shape expected, got ")
+      "bad self to 'collidesWith' (shape expected, got ")
     assert.are.equal(first, again) -- installed once: the same functions, or nil both times
     if io.type(victim) == "file" then victim:close() end
   end)
@@ -109,13 +109,13 @@ describe("a userdata dressed by the debug library (#4)", function()
     for _, shape in ipairs({ p, tagged }) do
       dressed(debug.getmetatable(shape), function(u)
         local bad = "(shape expected, got userdata)"
-        has(err(function() local x = u.position(u) return x end), "bad argument #1 to 'position' " .. bad)
+        has(err(function() local x = u.position(u) return x end), "bad self to 'position' " .. bad)
         has(err(function() local x = sat.test(u, p) return x end), "bad argument #1 to 'test' " .. bad)
         has(err(function() local x = p.collidesWith(p, u) return x end),
           "bad argument #2 to 'collidesWith' " .. bad)
         has(err(function() local x = sat.collide(p, u) return x end), "bad argument #2 to 'collide' " .. bad)
-        has(err(function() u.move(u, 1, 1) end), "bad argument #1 to 'move' " .. bad)
-        has(err(function() u.moveTo(u, 1, 1) end), "bad argument #1 to 'moveTo' " .. bad)
+        has(err(function() u.move(u, 1, 1) end), "bad self to 'move' " .. bad)
+        has(err(function() u.moveTo(u, 1, 1) end), "bad self to 'moveTo' " .. bad)
         assert.is_false(sat.isShape(u))
       end)
     end

@@ -126,7 +126,7 @@ describe("sat.capsule", function()
     assert.are.equal(c, c:setRadius(0.5))
     assert.are.equal(0.5, c:radius())
     has(err(function() local r = c.endpoints(sat.circle(0, 0, 1)) return r end),
-      "bad argument #1 to 'endpoints' (segment or capsule expected, got circle)")
+      "bad self to 'endpoints' (segment or capsule expected, got circle)")
   end)
 
   it("scales its radius with its segment; rotates about its midpoint", function()

@@ -209,7 +209,7 @@ describe("sat.vec", function()
       has(err(function() local d = v:rotated(0 / 0) return d end),
         "bad argument #1 to 'rotated' (finite number expected, got nan)")
       has(err(function() local d = v.len({}) return d end),
-        "bad argument #1 to 'len' (vec expected, got table)")
+        "bad self to 'len' (vec expected, got table)")
     end)
   end)
 end)

@@ -95,7 +95,7 @@ end
 -- on the native module itself, once per process).
 local function shared(name)
   return name == NATIVE or name == "sat.loader" or name == "sat.fast"
-    or name:sub(1, 9) == "sat.pure."
+    or name:find("^sat%.pure%.") ~= nil
 end
 
 -- The file of module name along a require path ("?.lua;?/init.lua" and the like).

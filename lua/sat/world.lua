@@ -19,7 +19,7 @@
 -- One World, in four files by concern; this one requires the others, which never require
 -- it:
 --   world.lua         the module: new, membership, queries, callbacks
---   world_check.lua   argument checks (and the World metatable, so that they know a world)
+--   world_check.lua   argument checks
 --   world_events.lua  contact records, enter / stay / exit, world:step
 --   world_move.lua    world:move: the sweeps, the filter's answers, the responses
 local core = require("sat.backend").core
@@ -29,7 +29,8 @@ local movement = require("sat.world_move")
 
 local pcall, error, tostring = pcall, error, tostring
 local argError, describe, allowed = check.argError, check.describe, check.allowed
-local checkSelf, checkShape, checkMember = check.checkSelf, check.checkShape, check.checkMember
+local worlds, badSelf = check.worlds, check.badSelf
+local checkShape, checkMember = check.checkShape, check.checkMember
 local checkNumber, checkCoord, toFinite = check.checkNumber, check.checkCoord, check.toFinite
 local checkOptFunction, checkOptTable, trailing =
   check.checkOptFunction, check.checkOptTable, check.trailing
@@ -40,7 +41,10 @@ local MIN_CELL, MAX_CELL = 1e-100, 1e150
 
 local EVENTS = { enter = true, stay = true, exit = true }
 
-local World = check.World
+-- The metatable of every world, its methods. Its __name is how messages name a world
+-- ("shape expected, got world"), as Lua 5.3+ and the binding name other libraries' objects.
+local World = { __name = "world" }
+World.__index = World
 
 ------------------------------------------------------------------------------------------
 -- the world
@@ -80,7 +84,7 @@ end
 local function new(cellSize, wrappers)
   local hash = core.newHash(checkCellSize(cellSize, 2 + (wrappers or 0)))
   check.setLimits(hash:limits())
-  return setmetatable({
+  local world = setmetatable({
     hash = hash,
     token = {},          -- shape -> its insertion number (membership); which handle it
                          -- has, the hash knows (its own table handle -> shape)
@@ -96,10 +100,12 @@ local function new(cellSize, wrappers)
     lost = false,        -- a step ran out of memory before its records were right
     scratch = newScratch(),
   }, World)
+  worlds[world] = true
+  return world
 end
 
 function World:__tostring()
-  checkSelf("__tostring", self)
+  if not worlds[self] then badSelf("__tostring", self) end
   return ("world(%d shapes, cell %s)"):format(self.hash:count(), tostring(self.hash:cellSize()))
 end
 
@@ -120,7 +126,7 @@ end
 --- world:add(shape [, "static"]) -> shape. A static shape never pairs with another static
 -- one (no test, no event); it may still be moved, which the world follows (assumed rare).
 function World:add(shape, kind)
-  checkSelf("add", self)
+  if not worlds[self] then badSelf("add", self) end
   checkShape("add", 1, shape)
   if self.token[shape] then
     argError(2, "add", 1, "shape is already in this world")
@@ -141,7 +147,7 @@ end
 -- its exit fires, so if an exit handler raises an error (or yields and is never resumed),
 -- the pairs not told yet keep their exits for the next step, which fires them first.
 function World:remove(shape)
-  checkSelf("remove", self)
+  if not worlds[self] then badSelf("remove", self) end
   checkMember(self, "remove", 1, shape)
   events.dropContacts(self, shape)
   self.token[shape] = nil
@@ -152,32 +158,32 @@ end
 
 --- world:has(shape) -> boolean
 function World:has(shape)
-  checkSelf("has", self)
+  if not worlds[self] then badSelf("has", self) end
   return self.token[shape] ~= nil
 end
 
 --- world:isStatic(shape) -> boolean: added with "static" (false when not in the world)
 function World:isStatic(shape)
-  checkSelf("isStatic", self)
+  if not worlds[self] then badSelf("isStatic", self) end
   return self.token[shape] ~= nil and self.hash:isStatic(shape)
 end
 
 --- world:shapes([t]) -> list of the shapes, in insertion order
 function World:shapes(out)
-  checkSelf("shapes", self)
+  if not worlds[self] then badSelf("shapes", self) end
   checkOptTable("shapes", 1, out)
   return self.hash:shapes(out)
 end
 
 --- world:count() -> number of shapes
 function World:count()
-  checkSelf("count", self)
+  if not worlds[self] then badSelf("count", self) end
   return self.hash:count()
 end
 
 --- world:cellSize() -> the hash's cell size
 function World:cellSize()
-  checkSelf("cellSize", self)
+  if not worlds[self] then badSelf("cellSize", self) end
   return self.hash:cellSize()
 end
 
@@ -186,7 +192,7 @@ end
 -- [cy, cy + 1) * size, size = cellSize * 2^k), by row then column. A shape is filed at the
 -- lowest level where it covers at most 2 x 2 cells. For debugging views (sat.debug).
 function World:cells(level, out)
-  checkSelf("cells", self)
+  if not worlds[self] then badSelf("cells", self) end
   if level ~= nil then
     level = checkNumber("cells", 1, level)
     if level < 0 or level ~= math.floor(level) then
@@ -200,7 +206,7 @@ end
 
 --- world:levels([t]) -> the levels of cells holding shapes, ascending (see world:cells).
 function World:levels(out)
-  checkSelf("levels", self)
+  if not worlds[self] then badSelf("levels", self) end
   checkOptTable("levels", 1, out)
   local t = self.hash:levels(out)
   return t
@@ -231,7 +237,7 @@ end
 --- world:queryPoint(x, y [, filter] [, t]) -> shapes containing the point (boundary
 -- included)
 function World:queryPoint(x, y, a, b)
-  checkSelf("queryPoint", self)
+  if not worlds[self] then badSelf("queryPoint", self) end
   x = checkCoord("queryPoint", 1, x)
   y = checkCoord("queryPoint", 2, y)
   local filter, out = trailing("queryPoint", 3, a, b)
@@ -241,7 +247,7 @@ end
 --- world:queryRect(x, y, w, h [, filter] [, t]) -> shapes overlapping or touching the
 -- rectangle with top-left corner (x, y) and size (w, h), w and h >= 0
 function World:queryRect(x, y, w, h, a, b)
-  checkSelf("queryRect", self)
+  if not worlds[self] then badSelf("queryRect", self) end
   x = checkCoord("queryRect", 1, x)
   y = checkCoord("queryRect", 2, y)
   w = checkCoord("queryRect", 3, w)
@@ -262,7 +268,7 @@ end
 -- surface normal there. A segment starting inside a shape hits it at t = 0. A table given
 -- is filled with its own hit tables reused.
 function World:querySegment(x1, y1, x2, y2, a, b)
-  checkSelf("querySegment", self)
+  if not worlds[self] then badSelf("querySegment", self) end
   x1 = checkCoord("querySegment", 1, x1)
   y1 = checkCoord("querySegment", 2, y1)
   x2 = checkCoord("querySegment", 3, x2)
@@ -274,7 +280,7 @@ end
 --- world:queryShape(shape [, filter] [, t]) -> shapes overlapping or touching it (not
 -- itself). The shape need not be in the world.
 function World:queryShape(shape, a, b)
-  checkSelf("queryShape", self)
+  if not worlds[self] then badSelf("queryShape", self) end
   checkShape("queryShape", 1, shape)
   local filter, out = trailing("queryShape", 2, a, b)
   return filterList(self.hash:queryShape(shape, out), filter)
@@ -283,7 +289,7 @@ end
 --- world:neighbors(shape [, filter] [, t]) -> the broad phase's candidates: shapes whose
 -- bounding boxes overlap or touch the shape's (not itself)
 function World:neighbors(shape, a, b)
-  checkSelf("neighbors", self)
+  if not worlds[self] then badSelf("neighbors", self) end
   checkShape("neighbors", 1, shape)
   local filter, out = trailing("neighbors", 2, a, b)
   return filterList(self.hash:neighbors(shape, out), filter)
@@ -294,7 +300,7 @@ end
 -- Filtered like step (static pairs, category and mask, then setFilter). The shape need not
 -- be in the world. A table given is filled with its own response tables reused.
 function World:collisions(shape, out)
-  checkSelf("collisions", self)
+  if not worlds[self] then badSelf("collisions", self) end
   checkShape("collisions", 1, shape)
   checkOptTable("collisions", 2, out)
   local list = self.hash:collisions(shape, true, out)
@@ -319,7 +325,7 @@ end
 --- world:on(event, fn) -> world. event "enter": fn(a, b, response); "stay": fn(a, b,
 -- response); "exit": fn(a, b). One function per event; nil removes it.
 function World:on(event, fn)
-  checkSelf("on", self)
+  if not worlds[self] then badSelf("on", self) end
   if not EVENTS[event] then
     argError(2, "on", 1, "event must be \"enter\", \"stay\" or \"exit\", got " .. describe(event))
   end
@@ -331,7 +337,7 @@ end
 --- world:setFilter(fn) -> world. fn(a, b) returning false keeps the pair from colliding
 -- (in step, collisions and move); nil removes it.
 function World:setFilter(fn)
-  checkSelf("setFilter", self)
+  if not worlds[self] then badSelf("setFilter", self) end
   checkOptFunction("setFilter", 1, fn)
   self.filter = fn
   return self

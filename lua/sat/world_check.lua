@@ -1,8 +1,8 @@
 --- sat.world_check: the world's argument checks, in the C binding's words
 -- (src/lua/lsat_util.c): the same type names ("vec", a shape's kind, "response", "world",
 -- another library's __name), "nan" and "inf", numeric strings taken as numbers, and the
--- position of the caller of the world's method. Also the World metatable itself, so that a
--- check knows a world when it sees one (world.lua fills it with the methods).
+-- position of the caller of the world's method; and the set of worlds, by which every
+-- method knows its receiver is one.
 -- Part of sat.world (lua/sat/world.lua); requires nothing of the world.
 local core = require("sat.backend").core
 
@@ -12,11 +12,14 @@ local isShape, isVec, vec = core.isShape, core.isVec, core.vec
 
 local M = {}
 
--- The metatable of every world. Its __name is how the binding's messages name a world
--- ("shape expected, got world"), as Lua 5.3+ name other libraries' objects.
-local World = { __name = "world" }
-World.__index = World
-M.World = World
+-- Every world made (world.lua's new), as a key: worlds[v] tells a world from anything else
+-- by one table lookup, with no call, which every world method makes first:
+--   if not worlds[self] then badSelf("step", self) end
+-- (a dot written for a colon passes the first argument, or nothing, as self). Weak keys: a
+-- world collected leaves; one kept alive by an object being finalized stays (its key is
+-- cleared only once nothing can reach it, in Lua 5.1 to 5.4 and LuaJIT alike).
+local worlds = setmetatable({}, { __mode = "k" })
+M.worlds = worlds
 
 -- The names the binding protects its metatables with (what getmetatable returns), read
 -- from one object of each type: a response's, and all of them.
@@ -32,6 +35,9 @@ do
 end
 
 local function typeName(v)
+  if worlds[v] then
+    return "world"
+  end
   if isShape(v) then
     return v:kind()
   end
@@ -46,7 +52,8 @@ local function typeName(v)
     end
     if type(mt) == "table" then
       local name = rawget(mt, "__name")
-      if type(name) == "string" and not OWN_NAMES[name] then
+      -- (a table given a world's metatable is not a world)
+      if type(name) == "string" and not OWN_NAMES[name] and name ~= "world" then
         return name
       end
     end
@@ -74,12 +81,10 @@ M.argError = argError
 -- Checks called straight from a world method raise at depth 3 (argError, the check, the
 -- method), the caller's line.
 
--- The receiver of world method fname: a world (a dot written for a colon passes the first
--- argument, or nothing, instead).
-function M.checkSelf(fname, v)
-  if getmetatable(v) ~= World then
-    error(("bad self to '%s' (world expected, got %s)"):format(fname, typeName(v)), 3)
-  end
+-- The error for world method fname called on v, not a world: raised at level 3 (badSelf,
+-- the method, its caller).
+function M.badSelf(fname, v)
+  error(("bad self to '%s' (world expected, got %s)"):format(fname, typeName(v)), 3)
 end
 
 function M.checkShape(fname, n, v)

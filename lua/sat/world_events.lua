@@ -12,7 +12,7 @@ local check = require("sat.world_check")
 local sort = table.sort
 local error, pcall, next = error, pcall, next
 local vec = core.vec
-local checkSelf = check.checkSelf
+local worlds, badSelf = check.worlds, check.badSelf
 
 local M = {}
 
@@ -141,31 +141,25 @@ local function callExit(self, rec)
   end
 end
 
--- An enter links the pair (it is told from then on) once its response is made: making it
--- may run a finalizer, which may remove a or b, and then the pair ends untold. Returns
--- whether the pair is told (a stay needs it told already).
-local function begin(self, rec, event)
-  if event ~= "enter" then
-    return rec.told
-  end
-  if not rec.alive or rec.told then
-    return false
-  end
-  link(self.contacts, rec)
-  if not rec.alive then -- (link made a table: a finalizer removed a or b meanwhile)
-    unlink(self.contacts, rec)
-    return false
-  end
-  return true
-end
-
 -- enter or stay: world handler, then a's, then b's, as long as the pair lasts (a handler
 -- may remove one of the two, which ends the pair with its exit). Both shapes' handlers are
 -- looked up as the event begins.
+-- An enter links the pair (it is told from then on) once its response is made: making it
+-- may run a finalizer, which may remove a or b, and then the pair ends untold. (One
+-- function: it runs for every pair every step, and a call costs in PUC Lua.)
 local function callPair(self, rec, event, field)
   local a, b = rec.a, rec.b
   local rA = response(self, rec, false)
-  if not begin(self, rec, event) then
+  if event == "enter" then
+    if not rec.alive or rec.told then
+      return
+    end
+    link(self.contacts, rec)
+    if not rec.alive then -- (link made a table: a finalizer removed a or b meanwhile)
+      unlink(self.contacts, rec)
+      return
+    end
+  elseif not rec.told then
     return
   end
   local fa, fb = a[field], b[field]
@@ -549,7 +543,7 @@ end
 -- step running in a coroutine) suspends the step; the world is not held by it: other steps
 -- may run meanwhile, and a coroutine dropped there leaves nothing behind.
 function M.step(self)
-  checkSelf("step", self)
+  if not worlds[self] then badSelf("step", self) end
   if stepOnStack(self) then
     error("step: cannot step the world from inside its step (a handler or the setFilter " ..
       "function)", 2)

@@ -11,7 +11,8 @@ local check = require("sat.world_check")
 
 local sqrt = math.sqrt
 local type, error, pcall = type, error, pcall
-local checkSelf, checkMember, checkCoord = check.checkSelf, check.checkMember, check.checkCoord
+local worlds, badSelf = check.worlds, check.badSelf
+local checkMember, checkCoord = check.checkMember, check.checkCoord
 local trailing, describe, allowed = check.trailing, check.describe, check.allowed
 
 local M = {}
@@ -191,21 +192,6 @@ local function reportCrossed(self, mv, last, x, y)
   end
 end
 
--- The list of collisions given back: the entries past the count are taken out (their
--- tables kept for the next move that needs one).
-local function trimCollisions(self, mv)
-  local cols, spare = mv.cols, self.scratch.spare
-  for i = #cols, mv.ncols + 1, -1 do
-    local c = cols[i]
-    if type(c) == "table" then
-      c.a, c.b, c.other = false, false, false
-      spare[#spare + 1] = c
-    end
-    cols[i] = nil
-  end
-  return cols
-end
-
 ------------------------------------------------------------------------------------------
 -- the motion
 
@@ -296,23 +282,12 @@ local function advance(self, mv, o, kind, other, vx, vy)
   return vx - mx, vy - my
 end
 
--- Nothing stops the n hits' motion (vx, vy): the shape makes all of it, and the shapes it
--- went through are reported.
-local function finish(self, mv, n, vx, vy)
-  local shape = mv.shape
-  local x, y = shape:position()
-  if vx ~= 0 or vy ~= 0 then
-    shape:move(vx, vy)
-  end
-  if n > 0 then
-    reportCrossed(self, mv, n * HIT_STRIDE, x, y)
-  end
-end
-
 -- The motion of a move, run under pcall by move when code of the game may run. The sweep
 -- is made again after any call out (the filters, which may change the world) and whenever
 -- the world changed under it, so that the motion always follows a sweep of the world as it
--- is. A moving shape removed from the world (by a filter) stops there.
+-- is. A moving shape removed from the world (by a filter) stops there. When nothing stops
+-- the motion left, the shape makes all of it and the shapes it went through are reported
+-- (inline: most moves end so, and a call costs in PUC Lua).
 local function moveLoop(self, mv, vx, vy)
   local hash, buf, shape, token = self.hash, mv.buf, mv.shape, self.token
   local steps, rounds = 0, 0
@@ -329,7 +304,13 @@ local function moveLoop(self, mv, vx, vy)
     if o == false or self.changes ~= changes then
       rounds = rounds + 1
     elseif o == nil then
-      finish(self, mv, n, vx, vy)
+      local x, y = shape:position()
+      if vx ~= 0 or vy ~= 0 then
+        shape:move(vx, vy)
+      end
+      if n > 0 then
+        reportCrossed(self, mv, n * HIT_STRIDE, x, y)
+      end
       return
     else
       vx, vy = advance(self, mv, o, kind, other, vx, vy)
@@ -357,7 +338,7 @@ end
 -- leaves the world, the move ends there. An error in a filter undoes the move (the shape
 -- goes back where it was; what the filter did itself stays) and propagates.
 function M.move(self, shape, dx, dy, a, b)
-  checkSelf("move", self)
+  if not worlds[self] then badSelf("move", self) end
   checkMember(self, "move", 1, shape)
   dx = checkCoord("move", 2, dx)
   dy = checkCoord("move", 3, dy)
@@ -378,7 +359,16 @@ function M.move(self, shape, dx, dy, a, b)
       error(err, 0)
     end
   end
-  cols = trimCollisions(self, mv)
+  cols = mv.cols
+  local spare = self.scratch.spare
+  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
+    local c = cols[i]
+    if type(c) == "table" then
+      c.a, c.b, c.other = false, false, false
+      spare[#spare + 1] = c
+    end
+    cols[i] = nil
+  end
   releaseMoveState(self, mv)
   local x, y = shape:position()
   return x, y, cols

@@ -1,6 +1,7 @@
 #!/bin/sh
 # LuaRocks packaging: rockspec/sat-scm-1.rockspec lists the C sources `make sources` prints
-# (the one recipe checked against the Makefile), and for each Lua `luarocks make` installs
+# (the one recipe checked against the Makefile) and every Lua file of lua/sat/ but loader.lua
+# (which only a `make dist` folder uses), and for each Lua `luarocks make` installs
 # into an empty tree (offline: the only dependency, lua, is the VM), after which a clean
 # interpreter with nothing but that tree on its paths requires sat and runs a collision; the
 # LuaLS definitions (library/sat.lua) are in the rock's directory, not on the module path.
@@ -72,6 +73,14 @@ local hit, mx = a:collidesWith(b)
 assert(hit and math.abs(mx + 0.5) < 1e-12)
 assert(not sat.test(a, sat.box(5, 5, 1, 1)))
 assert(type(require("sat.world")) == "table", "sat.world")
+-- a world, its parts loaded: a box moved against a wall stops at it (its right side at
+-- x = 20: centre 15), slides on in y, and touches it
+local w = sat.world(16)
+local box = w:add(sat.box(0, 0, 10, 10))
+w:add(sat.box(20, -50, 10, 100), "static")
+local x, y, cols = w:move(box, 20, 5)
+assert(x == 15 and y == 10 and #cols == 1, "move: " .. x .. " " .. y .. " " .. #cols)
+assert(w:step() == 1, "step")
 assert(type(sat.debug) == "table", "sat.debug")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))

@@ -156,6 +156,20 @@ static inline sat_shape *lsat_checkshape(lua_State *L, int arg)
     return s != NULL ? s : lsat_shape_error(L, arg);
 }
 
+/* The error "bad self to 'method' (<expected> expected, got <type>)", at the position of
+ * the caller: the receiver of a method called with a dot, or through an alias, is not what
+ * the method takes. Never returns. */
+int lsat_self_error(lua_State *L, const char *method, const char *expected);
+/* The same for a shape method: NULL, to be returned in its place. */
+sat_shape *lsat_self_shape_error(lua_State *L, const char *method);
+
+/* The receiver (argument 1) of shape method `method`: a shape, or that error. */
+static inline sat_shape *lsat_checkself(lua_State *L, const char *method)
+{
+    sat_shape *s = lsat_toshape(L, 1);
+    return s != NULL ? s : lsat_self_shape_error(L, method);
+}
+
 /* ---- lsat_util.c: argument checks, type names and errors --------------------------------- */
 
 /* The name a value shows in messages: the binding's types by their own names ("polygon",
@@ -180,6 +194,8 @@ void lsat_fmt_num(char *buf, size_t size, double v);
 
 /* The vec at arg (lsat_tovec), or an error. */
 sat_vec *lsat_checkvec(lua_State *L, int arg);
+/* The receiver (argument 1) of vec method `method` (lsat_tovec), or lsat_self_error. */
+sat_vec *lsat_checkvecself(lua_State *L, const char *method);
 /* A new vec (x, y) pushed. */
 sat_vec *lsat_push_vec(lua_State *L, double x, double y);
 

@@ -17,7 +17,7 @@ static int l_test(lua_State *L)
 
 static int shape_collides_with(lua_State *L)
 {
-    sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
+    sat_shape *a = lsat_checkself(L, "collidesWith"), *b = lsat_checkshape(L, 2);
     sat_result r;
     if (!sat_collide(a, b, &r)) {
         lua_pushboolean(L, 0);

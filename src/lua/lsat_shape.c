@@ -37,6 +37,7 @@
  * its local points in its own storage (sat_shape_copy), and needs no block.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lsat.h"
@@ -58,15 +59,18 @@ static const struct {
                       LSAT_MT_COMPOUND},
 };
 
-/* The shape at arg when it is of kind `kind` or `other` (pass the same twice for one). */
-static sat_shape *check_kind(lua_State *L, int arg, sat_kind kind, sat_kind other)
+/* The receiver of `method` when it is a shape of kind `kind` or `other` (pass the same
+ * twice for one), else "bad self to 'radius' (circle or capsule expected, got polygon)". */
+static sat_shape *check_kind(lua_State *L, const char *method, sat_kind kind, sat_kind other)
 {
-    sat_shape *s = lsat_toshape(L, arg);
+    sat_shape *s = lsat_toshape(L, 1);
     if (s == NULL || (s->kind != kind && s->kind != other)) {
-        const char *name = lsat_kind_name(kind);
+        char name[48]; /* (not pushed: with no argument, it would be the receiver) */
         if (other != kind)
-            name = lua_pushfstring(L, "%s or %s", name, lsat_kind_name(other));
-        lsat_type_error(L, arg, name);
+            snprintf(name, sizeof name, "%s or %s", lsat_kind_name(kind), lsat_kind_name(other));
+        else
+            snprintf(name, sizeof name, "%s", lsat_kind_name(kind));
+        lsat_self_error(L, method, name);
     }
     return s;
 }
@@ -534,14 +538,14 @@ static int transformed(lua_State *L, sat_status st)
 
 static int shape_move_to(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "moveTo");
     double x = lsat_checkcoord(L, 2), y = lsat_checkcoord(L, 3);
     return transformed(L, sat_shape_move_to(s, x, y));
 }
 
 static int shape_move(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "move");
     double dx = lsat_checkfinite(L, 2), dy = lsat_checkfinite(L, 3);
     sat_status st = sat_shape_move(s, dx, dy);
     /* out of range: name the coordinate that leaves it */
@@ -552,7 +556,7 @@ static int shape_move(lua_State *L)
 
 static int shape_position(lua_State *L)
 {
-    sat_vec p = sat_shape_position(lsat_checkshape(L, 1));
+    sat_vec p = sat_shape_position(lsat_checkself(L, "position"));
     lua_pushnumber(L, p.x);
     lua_pushnumber(L, p.y);
     return 2;
@@ -591,7 +595,7 @@ static sat_status turn(sat_shape *s, int absolute, int pivot, double a, double c
  * every other check) and is then made again. */
 static int rotation_change(lua_State *L, int absolute)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, absolute ? "setRotation" : "rotate");
     double a = lsat_checkfinite(L, 2), cx = 0.0, cy = 0.0;
     int pivot = !(lua_isnoneornil(L, 3) && lua_isnoneornil(L, 4));
     sat_status st;
@@ -622,14 +626,14 @@ static int shape_rotate(lua_State *L)
 
 static int shape_rotation(lua_State *L)
 {
-    lua_pushnumber(L, sat_shape_rotation(lsat_checkshape(L, 1)));
+    lua_pushnumber(L, sat_shape_rotation(lsat_checkself(L, "rotation")));
     return 1;
 }
 
 /* scale(s) or, as LÖVE writes it, scale(sx, sy) with sy == sx: a shape's scale is uniform. */
 static int shape_scale(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "scale");
     double f = lsat_checkfinite(L, 2);
     sat_status st;
     if (!(f > 0.0))
@@ -656,13 +660,13 @@ static int push_two_points(lua_State *L, double x1, double y1, double x2, double
 
 static int shape_bbox(lua_State *L)
 {
-    sat_aabb b = sat_shape_bbox(lsat_checkshape(L, 1));
+    sat_aabb b = sat_shape_bbox(lsat_checkself(L, "bbox"));
     return push_two_points(L, b.x1, b.y1, b.x2, b.y2);
 }
 
 static int shape_contains(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "contains");
     double x = lsat_checkfinite(L, 2), y = lsat_checkfinite(L, 3);
     lua_pushboolean(L, sat_shape_contains(s, x, y));
     return 1;
@@ -670,20 +674,20 @@ static int shape_contains(lua_State *L)
 
 static int shape_area(lua_State *L)
 {
-    lua_pushnumber(L, sat_shape_area(lsat_checkshape(L, 1)));
+    lua_pushnumber(L, sat_shape_area(lsat_checkself(L, "area")));
     return 1;
 }
 
 static int shape_kind(lua_State *L)
 {
-    lua_pushstring(L, lsat_kind_name(lsat_checkshape(L, 1)->kind));
+    lua_pushstring(L, lsat_kind_name(lsat_checkself(L, "kind")->kind));
     return 1;
 }
 
 /* A copy with a new id; the Lua fields are copied too (a shallow copy of the table). */
 static int shape_clone(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "clone");
     sat_shape *c = (sat_shape *)sat_newshape(L, sat_shape_bytes(s));
     sat_shape_copy(c, s);
     finish_shape(L, c);
@@ -698,7 +702,7 @@ static int shape_clone(lua_State *L)
 
 static int shape_raycast(lua_State *L)
 {
-    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *s = lsat_checkself(L, "raycast");
     sat_vec p1, p2;
     sat_hit hit;
     p1.x = lsat_checkfinite(L, 2);
@@ -720,7 +724,7 @@ static int shape_raycast(lua_State *L)
  * shape's) or its points (a chain's). */
 static int shape_vertices(lua_State *L)
 {
-    sat_shape *s = check_kind(L, 1, SAT_POLYGON, SAT_COMPOUND);
+    sat_shape *s = check_kind(L, "vertices", SAT_POLYGON, SAT_COMPOUND);
     int i, count = s->count, outline = s->kind == SAT_COMPOUND;
     if (outline) {
         count = sat_compound_outline_count(s);
@@ -755,13 +759,13 @@ static int shape_vertices(lua_State *L)
 
 static int shape_radius(lua_State *L)
 {
-    lua_pushnumber(L, sat_circle_radius(check_kind(L, 1, SAT_CIRCLE, SAT_CAPSULE)));
+    lua_pushnumber(L, sat_circle_radius(check_kind(L, "radius", SAT_CIRCLE, SAT_CAPSULE)));
     return 1;
 }
 
 static int shape_set_radius(lua_State *L)
 {
-    sat_shape *s = check_kind(L, 1, SAT_CIRCLE, SAT_CAPSULE);
+    sat_shape *s = check_kind(L, "setRadius", SAT_CIRCLE, SAT_CAPSULE);
     double r = lsat_checkfinite(L, 2);
     if (r < 0.0)
         return luaL_argerror(L, 2, sat_status_message(SAT_ERR_NEGATIVE_RADIUS));
@@ -773,7 +777,7 @@ static int shape_set_radius(lua_State *L)
 static int shape_endpoints(lua_State *L)
 {
     sat_vec p1, p2;
-    sat_segment_endpoints(check_kind(L, 1, SAT_SEGMENT, SAT_CAPSULE), &p1, &p2);
+    sat_segment_endpoints(check_kind(L, "endpoints", SAT_SEGMENT, SAT_CAPSULE), &p1, &p2);
     return push_two_points(L, p1.x, p1.y, p2.x, p2.y);
 }
 
@@ -781,7 +785,7 @@ static int shape_endpoints(lua_State *L)
  * with no fields). */
 static int shape_parts(lua_State *L)
 {
-    sat_shape *s = check_kind(L, 1, SAT_COMPOUND, SAT_COMPOUND);
+    sat_shape *s = check_kind(L, "parts", SAT_COMPOUND, SAT_COMPOUND);
     int i;
     lua_settop(L, 1);
     lua_createtable(L, s->count, 0);

@@ -62,6 +62,24 @@ sat_shape *lsat_shape_error(lua_State *L, int arg)
     return NULL;
 }
 
+/* Not luaL_argerror: it names the method by the call site's name ("?" through an alias, the
+ * alias's own name, or "calling 'm' on bad self" for a colon call), and counts the receiver
+ * as argument #1 of a dot call. */
+int lsat_self_error(lua_State *L, const char *method, const char *expected)
+{
+    const char *got = lsat_type_name(L, 1);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "bad self to '%s' (%s expected, got %s)", method, expected, got);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+sat_shape *lsat_self_shape_error(lua_State *L, const char *method)
+{
+    lsat_self_error(L, method, "shape");
+    return NULL;
+}
+
 const char *lsat_nonfinite_name(double v)
 {
     return v != v ? "nan" : (v > 0 ? "inf" : "-inf");
@@ -116,6 +134,14 @@ sat_vec *lsat_checkvec(lua_State *L, int arg)
     sat_vec *v = lsat_tovec(L, arg);
     if (v == NULL)
         lsat_type_error(L, arg, "vec");
+    return v;
+}
+
+sat_vec *lsat_checkvecself(lua_State *L, const char *method)
+{
+    sat_vec *v = lsat_tovec(L, 1);
+    if (v == NULL)
+        lsat_self_error(L, method, "vec");
     return v;
 }
 

@@ -167,14 +167,14 @@ static int vec_eq(lua_State *L)
 
 static int vec_clone(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "clone");
     lsat_push_vec(L, a->x, a->y);
     return 1;
 }
 
 static int vec_unpack(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "unpack");
     lua_pushnumber(L, a->x);
     lua_pushnumber(L, a->y);
     return 2;
@@ -182,49 +182,49 @@ static int vec_unpack(lua_State *L)
 
 static int vec_dot(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
+    sat_vec *a = lsat_checkvecself(L, "dot"), *b = lsat_checkvec(L, 2);
     lua_pushnumber(L, a->x * b->x + a->y * b->y);
     return 1;
 }
 
 static int vec_cross(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
+    sat_vec *a = lsat_checkvecself(L, "cross"), *b = lsat_checkvec(L, 2);
     lua_pushnumber(L, a->x * b->y - a->y * b->x);
     return 1;
 }
 
 static int vec_len(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "len");
     lua_pushnumber(L, sat_hypot(a->x, a->y));
     return 1;
 }
 
 static int vec_len2(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "len2");
     lua_pushnumber(L, a->x * a->x + a->y * a->y);
     return 1;
 }
 
 static int vec_normalized_l(lua_State *L)
 {
-    sat_vec n = vec_normalized(*lsat_checkvec(L, 1));
+    sat_vec n = vec_normalized(*lsat_checkvecself(L, "normalized"));
     lsat_push_vec(L, n.x, n.y);
     return 1;
 }
 
 static int vec_perp(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "perp");
     lsat_push_vec(L, -a->y, a->x);
     return 1;
 }
 
 static int vec_rotated(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1);
+    sat_vec *a = lsat_checkvecself(L, "rotated");
     double angle = lsat_checkfinite(L, 2), c, s;
     sat_sincos(angle, &s, &c);
     lsat_push_vec(L, c * a->x - s * a->y, s * a->x + c * a->y);
@@ -234,7 +234,7 @@ static int vec_rotated(lua_State *L)
 /* The projection of self onto the line of v; onto a zero vector it is the zero vector. */
 static int vec_project_on(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
+    sat_vec *a = lsat_checkvecself(L, "projectOn"), *b = lsat_checkvec(L, 2);
     sat_vec u = vec_normalized(*b);
     double d = a->x * u.x + a->y * u.y;
     lsat_push_vec(L, u.x * d, u.y * d);
@@ -245,7 +245,7 @@ static int vec_project_on(lua_State *L)
  * nothing): v - 2 (v . n) n with n normalized. */
 static int vec_reflect(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
+    sat_vec *a = lsat_checkvecself(L, "reflect"), *b = lsat_checkvec(L, 2);
     sat_vec u = vec_normalized(*b);
     double d = 2.0 * (a->x * u.x + a->y * u.y);
     lsat_push_vec(L, a->x - d * u.x, a->y - d * u.y);
@@ -254,7 +254,7 @@ static int vec_reflect(lua_State *L)
 
 static int vec_dist(lua_State *L)
 {
-    sat_vec *a = lsat_checkvec(L, 1), *b = lsat_checkvec(L, 2);
+    sat_vec *a = lsat_checkvecself(L, "dist"), *b = lsat_checkvec(L, 2);
     lua_pushnumber(L, sat_hypot(a->x - b->x, a->y - b->y));
     return 1;
 }

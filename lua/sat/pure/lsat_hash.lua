@@ -43,6 +43,13 @@ local SAT_HASH_NONE, SAT_HASH_STATIC = H.SAT_HASH_NONE, H.SAT_HASH_STATIC
 local sat_hash_find, sat_hash_reserve, sat_hash_insert = H.sat_hash_find, H.sat_hash_reserve,
   H.sat_hash_insert
 local sat_hash_sweep = Q.sat_hash_sweep
+local HIT_HANDLE, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_T, H.HIT_NX, H.HIT_NY,
+  H.HIT_STRIDE
+local PR_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE = H.PR_B,
+  H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA, H.PR_STRIDE
+local SW_HANDLE, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_OVERLAP, SW_NX, SW_NY = H.SW_HANDLE,
+  H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_OVERLAP, H.SW_NX, H.SW_NY
+local SW_AINB, SW_BINA, SW_STRIDE = H.SW_AINB, H.SW_BINA, H.SW_STRIDE
 
 -- Rounds of "make the tables, query, fill" before giving up.
 local MAX_ROUNDS = 64
@@ -372,21 +379,20 @@ end
 -- Fills t[1..n] with the hits {shape, t, x, y, nx, ny}; false when t[k] is not a table for
 -- some k (nothing made).
 local function fill_hits(self, t, h, idx, n, p1x, p1y, p2x, p2y)
-  local shapes = rawget(self, SHAPES)
-  local hit_h, hit_t, hit_nx, hit_ny = h.hit_h, h.hit_t, h.hit_nx, h.hit_ny
+  local shapes, hits = rawget(self, SHAPES), h.hits
   for k = 1, n do
     local hit = get_table_at(t, k)
     if hit == nil then
       return false
     end
-    local j = idx[k]
-    local u = hit_t[j]
-    rawset(hit, "shape", shapes[hit_h[j] + 1])
+    local o = (idx[k] - 1) * HIT_STRIDE
+    local u = hits[o + HIT_T]
+    rawset(hit, "shape", shapes[hits[o + HIT_HANDLE] + 1])
     rawset(hit, "t", u)
     rawset(hit, "x", u >= 1.0 and p2x or p1x + (p2x - p1x) * u)
     rawset(hit, "y", u >= 1.0 and p2y or p1y + (p2y - p1y) * u)
-    rawset(hit, "nx", hit_nx[j])
-    rawset(hit, "ny", hit_ny[j])
+    rawset(hit, "nx", hits[o + HIT_NX])
+    rawset(hit, "ny", hits[o + HIT_NY])
   end
   return true
 end
@@ -424,17 +430,17 @@ end
 
 -- Fills t[1..n] with responses from shape to the others of the pairs.
 local function fill_collisions(self, t, h, shape, n)
-  local shapes = rawget(self, SHAPES)
-  local pr_b, pr_overlap, pr_nx, pr_ny = h.pr_b, h.pr_overlap, h.pr_nx, h.pr_ny
-  local pr_mx, pr_my, pr_ainb, pr_bina = h.pr_mx, h.pr_my, h.pr_ainb, h.pr_bina
+  local shapes, pairs = rawget(self, SHAPES), h.pairs
   for k = 1, n do
     local r = get_table_at(t, k)
-    if r == nil or not fill_response(r, pr_overlap[k], pr_nx[k], pr_ny[k], pr_mx[k], pr_my[k],
-      pr_ainb[k] ~= 0, pr_bina[k] ~= 0, false) then
+    local o = (k - 1) * PR_STRIDE
+    if r == nil or not fill_response(r, pairs[o + PR_OVERLAP], pairs[o + PR_NX],
+      pairs[o + PR_NY], pairs[o + PR_MX], pairs[o + PR_MY], pairs[o + PR_AINB] ~= 0,
+      pairs[o + PR_BINA] ~= 0, false) then
       return false
     end
     rawset(r, "a", shape)
-    rawset(r, "b", shapes[pr_b[k] + 1])
+    rawset(r, "b", shapes[pairs[o + PR_B] + 1])
   end
   return true
 end
@@ -572,10 +578,10 @@ local function h_response(...)
   return r
 end
 
--- hash:sweep's buffer: HIT_STRIDE numbers per hit (lsat_hash.c; lua/sat/world_move.lua reads
--- it under the same names). Flags are 1 or 0 (floats, as the C's lua_pushnumber).
-local HIT_OTHER, HIT_T, HIT_MX, HIT_MY, HIT_NX, HIT_NY = 1, 2, 3, 4, 5, 6
-local HIT_OVERLAP, HIT_OVERLAPPING, HIT_AINB, HIT_BINA, HIT_STRIDE = 7, 8, 9, 10, 10
+-- hash:sweep's buffer: BUF_STRIDE numbers per hit (lsat_hash.c's HIT_*; lua/sat/world_move.lua
+-- reads it under those names). Flags are 1 or 0 (floats, as the C's lua_pushnumber).
+local BUF_OTHER, BUF_T, BUF_MX, BUF_MY, BUF_NX, BUF_NY = 1, 2, 3, 4, 5, 6
+local BUF_OVERLAP, BUF_OVERLAPPING, BUF_AINB, BUF_BINA, BUF_STRIDE = 7, 8, 9, 10, 10
 
 -- hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written into
 -- buf.
@@ -590,23 +596,20 @@ local function h_sweep(...)
   if n < 0 then
     nomem()
   end
-  local shapes = rawget(self, SHAPES)
-  local sw_h, sw_over, sw_t, sw_mx, sw_my = h.sw_h, h.sw_over, h.sw_t, h.sw_mx, h.sw_my
-  local sw_overlap, sw_nx, sw_ny, sw_ainb, sw_bina = h.sw_overlap, h.sw_nx, h.sw_ny, h.sw_ainb,
-    h.sw_bina
+  local shapes, sweeps = rawget(self, SHAPES), h.sweeps
   for k = 1, n do
-    local j = idx[k]
-    local o = (k - 1) * HIT_STRIDE
-    rawset(buf, o + HIT_OTHER, shapes[sw_h[j] + 1])
-    rawset(buf, o + HIT_T, sw_t[j])
-    rawset(buf, o + HIT_MX, sw_mx[j])
-    rawset(buf, o + HIT_MY, sw_my[j])
-    rawset(buf, o + HIT_NX, sw_nx[j])
-    rawset(buf, o + HIT_NY, sw_ny[j])
-    rawset(buf, o + HIT_OVERLAP, sw_overlap[j])
-    rawset(buf, o + HIT_OVERLAPPING, sw_over[j] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + HIT_AINB, sw_ainb[j] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + HIT_BINA, sw_bina[j] ~= 0 and 1.0 or 0.0)
+    local j = (idx[k] - 1) * SW_STRIDE
+    local o = (k - 1) * BUF_STRIDE
+    rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
+    rawset(buf, o + BUF_T, sweeps[j + SW_T])
+    rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
+    rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
+    rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
+    rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
+    rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
+    rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
+    rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
+    rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
   end
   return n
 end

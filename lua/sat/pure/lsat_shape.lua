@@ -38,7 +38,7 @@ local format = string.format
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 
 local REC, VX, VY = U.REC, U.VX, U.VY
-local FILT = setmetatable({}, { __tostring = function() return "sat.filter" end })
+local FILT = setmetatable({}, { __tostring = function() return "private key: filter" end })
 M.FILT = FILT
 
 local SAT_OK, SAT_ERR_RANGE = K.SAT_OK, K.SAT_ERR_RANGE

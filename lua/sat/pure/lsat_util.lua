@@ -49,9 +49,9 @@ M.VERSION = VERSION
 
 -- ---- private keys and the objects they mark (lsat.h) --------------------------------------
 
-local REC = setmetatable({}, { __tostring = function() return "sat.record" end })
-local VX = setmetatable({}, { __tostring = function() return "sat.vec.x" end })
-local VY = setmetatable({}, { __tostring = function() return "sat.vec.y" end })
+local REC = setmetatable({}, { __tostring = function() return "private key: record" end })
+local VX = setmetatable({}, { __tostring = function() return "private key: x" end })
+local VY = setmetatable({}, { __tostring = function() return "private key: y" end })
 M.REC, M.VX, M.VY = REC, VX, VY
 
 -- Registry names (lsat.h's LSAT_MT_*): what getmetatable() gives for each type.
@@ -97,7 +97,7 @@ end
 
 -- The private key that marks the binding's other objects that are userdata in the C binding
 -- (a hash: lsat_hash.lua gives its objects UD = true).
-local UD = setmetatable({}, { __tostring = function() return "sat.userdata" end })
+local UD = setmetatable({}, { __tostring = function() return "private key: userdata" end })
 M.UD = UD
 
 -- Whether v is one of the binding's objects that the C binding makes as a userdata.

@@ -5,59 +5,14 @@
 -- goes through __index and writing them through __newindex, which checks the value; every
 -- other key goes to the method table.
 local U = require("sat.pure.lsat_util")
+local SM = require("sat.pure.sat_math") -- the project's own hypot and sincos, as lsat_vec.c's
 
 local M = {}
 
 local type, rawget, select = type, rawget, select
-local sqrt, abs, cos, sin = math.sqrt, math.abs, math.cos, math.sin
+local sqrt, abs = math.sqrt, math.abs
+local sat_hypot, sat_sincos = SM.sat_hypot, SM.sat_sincos
 local format = string.format
-
--- len and dist: lsat_vec.c calls the C library's hypot, and rotated its cos and sin (Lua's
--- math.cos and math.sin are those). hypot is written out here as glibc (2.35 on, without
--- FMA) computes it, which is this machine's: the same bits (checked against the native vec
--- over 190,000 pairs of every magnitude). When the project's own sat_hypot, sat_cos and
--- sat_sin replace the C library's in lsat_vec.c (issue 29), these become sat_math.lua's.
-local HYPOT_SCALE, HYPOT_LARGE, HYPOT_TINY, HYPOT_EPS = 2 ^ -600, 2 ^ 511, 2 ^ -511, 2 ^ -54
-
-local function hypot_kernel(ax, ay)
-  local h = sqrt(ax * ax + ay * ay)
-  local t1, t2
-  if h <= 2.0 * ay then
-    local delta = h - ay
-    t1 = ax * (2.0 * delta - ax)
-    t2 = (delta - 2.0 * (ax - ay)) * delta
-  else
-    local delta = h - ax
-    t1 = 2.0 * delta * (ax - 2.0 * ay)
-    t2 = (4.0 * delta - ay) * ay + delta * delta
-  end
-  return h - (t1 + t2) / (2.0 * h)
-end
-
--- (x and y finite: a vec's are)
-local function hypot(x, y)
-  x, y = abs(x), abs(y)
-  local ax, ay = x, y
-  if x < y then
-    ax, ay = y, x
-  end
-  if ax > HYPOT_LARGE then
-    if ay <= ax * HYPOT_EPS then
-      return ax + ay
-    end
-    return hypot_kernel(ax * HYPOT_SCALE, ay * HYPOT_SCALE) / HYPOT_SCALE
-  end
-  if ay < HYPOT_TINY then
-    if ax >= ay / HYPOT_EPS then
-      return ax + ay
-    end
-    return hypot_kernel(ax / HYPOT_SCALE, ay / HYPOT_SCALE) * HYPOT_SCALE
-  end
-  if ay <= ax * HYPOT_EPS then
-    return ax + ay
-  end
-  return hypot_kernel(ax, ay)
-end
 
 local VX, VY = U.VX, U.VY
 local push_vec, tovec, checkvec, checkselfvec = U.push_vec, U.tovec, U.checkvec, U.checkselfvec
@@ -224,7 +179,7 @@ end
 
 local function vec_len(...)
   local a = checkselfvec((...), "len", select("#", ...))
-  return hypot(a[VX], a[VY])
+  return sat_hypot(a[VX], a[VY])
 end
 
 local function vec_len2(...)
@@ -248,7 +203,7 @@ local function vec_rotated(...)
   local top = select("#", ...)
   checkselfvec(a, "rotated", top)
   angle = checkfinite(angle, 2, top)
-  local c, s = cos(angle), sin(angle)
+  local s, c = sat_sincos(angle)
   local x, y = a[VX], a[VY]
   return push_vec(c * x - s * y, s * x + c * y)
 end
@@ -281,7 +236,7 @@ local function vec_dist(...)
   local top = select("#", ...)
   checkselfvec(a, "dist", top)
   checkvec(b, 2, top)
-  return hypot(a[VX] - b[VX], a[VY] - b[VY])
+  return sat_hypot(a[VX] - b[VX], a[VY] - b[VY])
 end
 
 local function l_is_vec(v)

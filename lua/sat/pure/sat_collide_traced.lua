@@ -767,6 +767,19 @@ local function trace_ends(tr, side, tox, toy, inside, near, kux, kuy, R, separat
 end
 
 
+-- segment_segment's end `near` (a's 0 and 1, b's 2 and 3) against the other core: its
+-- sat__core_closest.
+local function near_end(near, ahx, ahy, aux, auy, aL, bhx, bhy, bux, buy, bL, dx, dy)
+  if near == 0 then
+    return core_closest(-ahx, -ahy, dx, dy, bhx, bhy, bux, buy, bL)
+  elseif near == 1 then
+    return core_closest(ahx, ahy, dx, dy, bhx, bhy, bux, buy, bL)
+  elseif near == 2 then
+    return core_closest(dx - bhx, dy - bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL)
+  end
+  return core_closest(dx + bhx, dy + bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL)
+end
+
 -- Segments and capsules, both (a at the origin): both normals and both directions; apart,
 -- the closest features are an end of one against the other.
 local function segment_segment(a, b, dx, dy, tol, full , tr)
@@ -808,32 +821,30 @@ local function segment_segment(a, b, dx, dy, tol, full , tr)
     tol, 3)
 --   if not ok then return 0 end --EXIT_IF
 
-  if not (sep > 0.0) and not full then
-     if tr.apart then return 0 end
-    return 1 -- (the four ends below decide nothing more here)
-  end
   -- The four ends against the other segment: a's first (from them the direction leads
-  -- toward b already; from b's it is turned).
-  local c0d2, c0s, c0x, c0y, c0in = core_closest(-ahx, -ahy, dx, dy, bhx, bhy, bux, buy, bL)
-  local c1d2, c1s, c1x, c1y, c1in = core_closest(ahx, ahy, dx, dy, bhx, bhy, bux, buy, bL)
-  local c2d2, c2s, c2x, c2y, c2in = core_closest(dx - bhx, dy - bhy, 0.0, 0.0, ahx, ahy, aux,
-    auy, aL)
-  local c3d2, c3s, c3x, c3y, c3in = core_closest(dx + bhx, dy + bhy, 0.0, 0.0, ahx, ahy, aux,
-    auy, aL)
-  local near, nd2, ns, ntx, nty, nin = 0, c0d2, c0s, c0x, c0y, c0in
+  -- toward b already; from b's it is turned). Their squared distances are found where they
+  -- are needed, each by the same arithmetic: apart, all four, for the nearest; else only for
+  -- a containment that the radii allow (fewer live values and branches: LuaJIT's traces
+  -- need that).
+  local near = 0
   if sep > 0.0 then
     -- Apart: the closest of the four ends, compared squared.
     local reach = R + tol
-    if c1d2 < nd2 then
-      near, nd2, ns, ntx, nty, nin = 1, c1d2, c1s, c1x, c1y, c1in
+    local nd2 = (core_closest(-ahx, -ahy, dx, dy, bhx, bhy, bux, buy, bL))
+    local c = (core_closest(ahx, ahy, dx, dy, bhx, bhy, bux, buy, bL))
+    if c < nd2 then
+      near, nd2 = 1, c
     end
-    if c2d2 < nd2 then
-      near, nd2, ns, ntx, nty, nin = 2, c2d2, c2s, c2x, c2y, c2in
+    c = (core_closest(dx - bhx, dy - bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL))
+    if c < nd2 then
+      near, nd2 = 2, c
     end
-    if c3d2 < nd2 then
-      near, nd2, ns, ntx, nty, nin = 3, c3d2, c3s, c3x, c3y, c3in
+    c = (core_closest(dx + bhx, dy + bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL))
+    if c < nd2 then
+      near, nd2 = 3, c
     end
 
+    local _, ns, ntx, nty, nin = near_end(near, ahx, ahy, aux, auy, aL, bhx, bhy, bux, buy, bL, dx, dy)
     trace_ends(tr, ns, ntx, nty, nin, near, near < 2 and bux or aux, near < 2 and buy or auy, R,
       nd2 > reach * reach)
 
@@ -848,6 +859,8 @@ local function segment_segment(a, b, dx, dy, tol, full , tr)
   local depth, nx, ny
   if sep > 0.0 then
     local dist
+    local _, ns, ntx, nty, nin = near_end(near, ahx, ahy, aux, auy, aL, bhx, bhy, bux, buy, bL, dx,
+      dy)
     if near < 2 then
       dist, nx, ny = closest_dir(ns, ntx, nty, nin, bux, buy)
     else
@@ -879,26 +892,42 @@ local function segment_segment(a, b, dx, dy, tol, full , tr)
   end
   -- ends_within: both ends of a core within `room` of the other
   local room = b.radius + tol - a.radius
-  local a_in_b = room >= 0.0 and c0d2 <= room * room and c1d2 <= room * room
+  local a_in_b = room >= 0.0 and
+    (core_closest(-ahx, -ahy, dx, dy, bhx, bhy, bux, buy, bL)) <= room * room and
+    (core_closest(ahx, ahy, dx, dy, bhx, bhy, bux, buy, bL)) <= room * room
   room = a.radius + tol - b.radius
-  local b_in_a = room >= 0.0 and c2d2 <= room * room and c3d2 <= room * room
+  local b_in_a = room >= 0.0 and
+    (core_closest(dx - bhx, dy - bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL)) <= room * room and
+    (core_closest(dx + bhx, dy + bhy, 0.0, 0.0, ahx, ahy, aux, auy, aL)) <= room * room
   return 1, depth, nx, ny, a_in_b, b_in_a
 end
 
 -- ---- dispatch ----------------------------------------------------------------------------
+
+-- Under LuaJIT with its compiler on, these two run interpreted: their traces, inlined into a
+-- caller's, keep so many values live that the side traces of their many data-dependent
+-- branches fail to compile ("register coalescing too complex") and every such exit falls
+-- back to the interpreter after a failed recording: 3 to 30 microseconds a call, where the
+-- interpreter takes 0.3 to 1.
+local jit_ = rawget(_G, "jit")
+if jit_ then
+  jit_.off(polygon_segment)
+  jit_.off(segment_segment)
+end
 
 --@untraced
 -- -- The pair functions take the shapes alone and work out the offset (sat__offset) and the
 -- -- tolerance (sat__touch_tol) themselves; the full ones clamp a depth within the tolerance
 -- -- to 0 (touching).
 -- -- How this Lua finds a polygon's interval along the other's normals (the same numbers every
--- -- way: see polygon_pair): LuaJIT scans polygons of up to WALK_ABOVE (8) vertices with
--- -- math.min and math.max, unrolled (a branch or an inner loop costs it most: each splits its
--- -- traces), and walks bigger ones, as the C does; PUC Lua walks polygons of more than
--- -- WALK_ABOVE vertices (fewer dot products).
--- local LUAJIT = rawget(_G, "jit") ~= nil
--- local MINMAX = LUAJIT
--- local WALK_ABOVE = LUAJIT and SAT_SCAN_MAX or 4
+-- -- way: see polygon_pair): LuaJIT with its compiler on (when this file loads) scans polygons
+-- -- of up to WALK_ABOVE (8) vertices with math.min and math.max, unrolled (a branch or an
+-- -- inner loop costs it most: each splits its traces), and walks bigger ones, as the C does;
+-- -- an interpreter (PUC Lua, LuaJIT with the compiler off, as on iOS) walks polygons of more
+-- -- than WALK_ABOVE (4) vertices (fewer dot products) and scans by comparisons.
+-- local JIT_ON = jit_ ~= nil and (jit_.status()) == true
+-- local MINMAX = JIT_ON
+-- local WALK_ABOVE = JIT_ON and SAT_SCAN_MAX or 4
 -- M.WALK_ABOVE = WALK_ABOVE
 
 -- local function polygon_pair_test(a, b)

@@ -18,9 +18,9 @@
 -- Cells. The C hashes (level, x, y) into one table of buckets; a query's candidates come out
 -- in the order of its chains, and only sorted (by insertion, t, distance) does the C hand
 -- them out, or (the step's new contacts) make anything of them: so the cells here may be kept
--- otherwise. Each level has its own table of cells, keyed by one exact number, x * 2^26 + y,
--- while |x| < 2^26 and |y| < 2^25 (every world near the origin), or else (cell coordinates
--- reach 2^50) by x, then by y, in a table of rows. A cell holds a chain of nodes (flat
+-- otherwise. Each level has its own table of cells, keyed by one exact number made of x and y
+-- while |x| and |y| < 2^25 (every world near the origin), or else (cell coordinates reach
+-- 2^50) by x, then by y, in a table of rows. A cell holds a chain of nodes (flat
 -- arrays: the entry, its corner k, the next node; a free list of nodes), as in C.
 --
 -- A shape's record (sat_internal.lua) lists the hashes holding it at `members`, a list of
@@ -57,8 +57,43 @@ M.DBL_EPSILON, M.DBL_MIN = DBL_EPSILON, DBL_MIN
 local TOUCH_PAD = K.SAT_BROAD_TOUCH_PAD * K.SAT_TOUCH_REL -- (the C's constant product)
 local ROUNDING = K.SAT_BROAD_ROUNDING * DBL_EPSILON
 
--- A cell's key in its level's table: exact while |x| < 2^26 and |y| < 2^25.
-local KX, KY = 67108864.0, 33554432.0
+-- A cell's key in its level's table, while |x| and |y| < 2^25: x * 2^26 + y + 0.5, exact (below
+-- 2^52) and never an integer, so that the table is all hash part (LuaJIT compiles no lookup
+-- in a table with both parts: "NYI: mixed sparse/dense table"). A far cell's: x + 0.5 in the
+-- level's table of rows, then y + 0.5 in the row.
+local KX, KN = 67108864.0, 33554432.0
+
+-- ---- result records ------------------------------------------------------------------------
+
+-- The C's result structs, as records of numbers in flat arrays of the hash: record k (from 1)
+-- at (k - 1) * STRIDE + the offsets below. One array, not one per field: the loops that fill
+-- them keep one table live (LuaJIT gives up on a loop with too many: "register coalescing
+-- too complex"), and growing it makes no object.
+-- sat_hash_hit (h.hits, sat_hash_query_segment)
+local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = 1, 2, 3, 4, 5, 5
+-- sat_hash_pair (h.pairs, sat_hash_collisions: a is the query's self): its b, and its result
+local PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE =
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 9
+-- sat_hash_sweep_hit (h.sweeps, sat_hash_sweep): the entry, the sat_sweep_hit, its result
+local SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2 = 1, 2, 3, 4, 5, 6, 7
+local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE =
+  8, 9, 10, 11, 12, 13, 14, 14
+-- a new contact of the step (h.fresh, sat_hash_step.lua): a, b, their seqs, its result
+local FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY, FR_AINB, FR_BINA =
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+local FR_STRIDE = 11
+M.HIT_HANDLE, M.HIT_SEQ, M.HIT_T, M.HIT_NX, M.HIT_NY, M.HIT_STRIDE =
+  HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE
+M.PR_B, M.PR_SEQ_B, M.PR_OVERLAP, M.PR_NX, M.PR_NY, M.PR_MX, M.PR_MY, M.PR_AINB, M.PR_BINA,
+  M.PR_STRIDE = PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA,
+  PR_STRIDE
+M.SW_HANDLE, M.SW_SEQ, M.SW_OVERLAPPING, M.SW_T, M.SW_MX, M.SW_MY, M.SW_DIST2 =
+  SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2
+M.SW_OVERLAP, M.SW_NX, M.SW_NY, M.SW_RMX, M.SW_RMY, M.SW_AINB, M.SW_BINA, M.SW_STRIDE =
+  SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE
+M.FR_A, M.FR_B, M.FR_SA, M.FR_SB, M.FR_OVERLAP, M.FR_NX, M.FR_NY, M.FR_MX, M.FR_MY =
+  FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY
+M.FR_AINB, M.FR_BINA, M.FR_STRIDE = FR_AINB, FR_BINA, FR_STRIDE
 
 -- ---- small helpers (sat_hash_internal.h) --------------------------------------------------
 
@@ -369,11 +404,11 @@ end
 
 --- cell_head(h, level, cx, cy): the first node of the cell, or nil when it holds none.
 local function cell_head(h, level, cx, cy)
-  if cx < KX and cx > -KX and cy < KY and cy > -KY then
-    return h.lv_cells[level][cx * KX + cy]
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    return h.lv_cells[level][cx * KX + cy + 0.5]
   end
-  local row = h.lv_far[level][cx]
-  return row and row[cy]
+  local row = h.lv_far[level][cx + 0.5]
+  return row and row[cy + 0.5]
 end
 M.cell_head = cell_head
 
@@ -388,14 +423,14 @@ local function cell_add(h, level, cx, cy, i, k)
   end
   h.n_e[id] = i
   h.n_k[id] = k
-  if cx < KX and cx > -KX and cy < KY and cy > -KY then
-    local cells, key = h.lv_cells[level], cx * KX + cy
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    local cells, key = h.lv_cells[level], cx * KX + cy + 0.5
     n_next[id] = cells[key] or 0
     cells[key] = id
   else
-    local row = h.lv_far[level][cx] -- (made by the sync first: missing_row)
-    n_next[id] = row[cy] or 0
-    row[cy] = id
+    local row = h.lv_far[level][cx + 0.5] -- (made by the sync first: missing_row)
+    n_next[id] = row[cy + 0.5] or 0
+    row[cy + 0.5] = id
   end
 end
 
@@ -404,10 +439,10 @@ end
 local function cell_remove(h, level, cx, cy, i)
   local n_next, n_e = h.n_next, h.n_e
   local t, key
-  if cx < KX and cx > -KX and cy < KY and cy > -KY then
-    t, key = h.lv_cells[level], cx * KX + cy
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    t, key = h.lv_cells[level], cx * KX + cy + 0.5
   else
-    t, key = h.lv_far[level][cx], cy
+    t, key = h.lv_far[level][cx + 0.5], cy + 0.5
   end
   local prev, id = 0, t[key]
   while id ~= 0 and n_e[id] ~= i do
@@ -439,9 +474,9 @@ local function prune_rows(h)
   for j = 1, h.nprune do
     local far = lv_far[prune_lv[j]]
     local cx = prune_cx[j]
-    local row = far[cx]
+    local row = far[cx + 0.5]
     if row ~= nil and next(row) == nil then
-      far[cx] = nil
+      far[cx + 0.5] = nil
     end
   end
   h.nprune = 0
@@ -455,7 +490,7 @@ local function missing_row(h, level, cx, cy, span)
   local cx1 = (span == 1 or span == 3) and cx + 1 or cx
   for x = cx, cx1 do
     for y = cy, cy1 do
-      if not (x < KX and x > -KX and y < KY and y > -KY) and far[x] == nil then
+      if not (x < KN and x > -KN and y < KN and y > -KN) and far[x + 0.5] == nil then
         return x
       end
     end
@@ -572,8 +607,8 @@ function M.sat_hash_sync(h)
         if x ~= nil then
           local row = {}
           local far = h.lv_far[level]
-          if far[x] == nil then
-            far[x] = row
+          if far[x + 0.5] == nil then
+            far[x + 0.5] = row
           end
         else
           if filed[i] then
@@ -626,53 +661,45 @@ function M.sat_hash_new(cell_size)
     -- result buffers (1-based): flat arrays of numbers, which grow without making an object
     -- (so without running a finalizer in the middle of a call)
     keys = {}, tmp = {}, dropped = {}, ended = {}, added = {}, updated = {}, ids = {},
-    -- sat_hash_collisions: pr_*[k], the k-th pair (a: the query's self)
-    pr_b = {}, pr_seq_b = {}, pr_overlap = {}, pr_nx = {}, pr_ny = {}, pr_mx = {}, pr_my = {},
-    pr_ainb = {}, pr_bina = {},
-    -- sat_hash_query_segment: hit_*[hit_idx[k]], the k-th hit
-    hit_idx = {}, hit_h = {}, hit_seq = {}, hit_t = {}, hit_nx = {}, hit_ny = {},
-    -- sat_hash_sweep: sw_*[sw_idx[k]], the k-th hit (sat_sweep_hit's fields; its result's
-    -- sw_overlap, sw_nx, sw_ny, sw_rmx, sw_rmy, sw_ainb, sw_bina)
-    sw_idx = {}, sw_h = {}, sw_seq = {}, sw_over = {}, sw_t = {}, sw_mx = {}, sw_my = {},
-    sw_dist2 = {}, sw_overlap = {}, sw_nx = {}, sw_ny = {}, sw_rmx = {}, sw_rmy = {},
-    sw_ainb = {}, sw_bina = {},
-    -- the step's new contacts (sat_hash_step.lua): fr_*[fr_idx[k]]
-    fr_idx = {}, fr_a = {}, fr_b = {}, fr_sa = {}, fr_sb = {}, fr_overlap = {}, fr_nx = {},
-    fr_ny = {}, fr_mx = {}, fr_my = {}, fr_ainb = {}, fr_bina = {}, nfresh = 0,
+    -- records of C structs, a stride of numbers each (see the layouts above), and the
+    -- arrays of their numbers (from 1) that sort them where the C sorts the structs
+    pairs = {}, hits = {}, hit_idx = {}, sweeps = {}, sweep_idx = {}, fresh = {},
+    fresh_idx = {}, nfresh = 0,
     cell_x = {}, cell_y = {}, cell_n = {}, cell_order = {},
     rect = {}, rect_xs = {}, rect_ys = {}, rect_wx = {}, rect_wy = {}, rect_out = {},
   }
   local seq, xs, ys = h.seq, h.cell_x, h.cell_y
   local c_a, c_b = h.c_a, h.c_b
-  local hit_t, hit_seq = h.hit_t, h.hit_seq
-  local sw_t, sw_dist2, sw_seq = h.sw_t, h.sw_dist2, h.sw_seq
-  local fr_sa, fr_sb = h.fr_sa, h.fr_sb
+  local hits, sweeps, fresh = h.hits, h.sweeps, h.fresh
   -- The orders of the C's comparators, each total (ties broken by unique numbers).
   h.by_seq = function(a, b) return seq[a] < seq[b] end
   h.by_hit = function(a, b) -- cmp_hit: t, then insertion
-    local ta, tb = hit_t[a], hit_t[b]
+    a, b = (a - 1) * HIT_STRIDE, (b - 1) * HIT_STRIDE
+    local ta, tb = hits[a + HIT_T], hits[b + HIT_T]
     if ta ~= tb then
       return ta < tb
     end
-    return hit_seq[a] < hit_seq[b]
+    return hits[a + HIT_SEQ] < hits[b + HIT_SEQ]
   end
   h.by_sweep = function(a, b) -- cmp_sweep: t, then distance, then insertion
-    local ta, tb = sw_t[a], sw_t[b]
+    a, b = (a - 1) * SW_STRIDE, (b - 1) * SW_STRIDE
+    local ta, tb = sweeps[a + SW_T], sweeps[b + SW_T]
     if ta ~= tb then
       return ta < tb
     end
-    local da, db = sw_dist2[a], sw_dist2[b]
+    local da, db = sweeps[a + SW_DIST2], sweeps[b + SW_DIST2]
     if da ~= db then
       return da < db
     end
-    return sw_seq[a] < sw_seq[b]
+    return sweeps[a + SW_SEQ] < sweeps[b + SW_SEQ]
   end
   h.by_fresh = function(a, b) -- cmp_fresh: a's insertion, then b's
-    local sa, sb = fr_sa[a], fr_sa[b]
+    a, b = (a - 1) * FR_STRIDE, (b - 1) * FR_STRIDE
+    local sa, sb = fresh[a + FR_SA], fresh[b + FR_SA]
     if sa ~= sb then
       return sa < sb
     end
-    return fr_sb[a] < fr_sb[b]
+    return fresh[a + FR_SB] < fresh[b + FR_SB]
   end
   h.by_pair = function(x, y) -- cmp_ckey, of contact ids: a's insertion, then b's
     local sa, sb = seq[c_a[x]], seq[c_a[y]]

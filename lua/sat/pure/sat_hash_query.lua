@@ -4,9 +4,9 @@
 -- one.
 --
 -- Results (sat_hash.lua): the count and buffers of the hash, 1-based, valid until the next
--- call: the handles (queries), or flat arrays of the C structs' fields (segment hits, pairs,
--- sweep hits; see sat_hash_new), sorted through an array of their indices where the C sorts
--- the structs.
+-- call: the handles (queries), or records of the C structs' fields (segment hits, pairs,
+-- sweep hits; sat_hash.lua's layouts), sorted through an array of their numbers where the C
+-- sorts the structs.
 --
 -- Nothing here makes an object (a table, a closure, a string): a finalizer run by the
 -- collector, which may change this very hash, can then only run before a call or after it.
@@ -33,7 +33,17 @@ local sat_test, sat_collide = C.sat_test, C.sat_collide
 local sat_shape_contains, sat_shape_position = S.sat_shape_contains, S.sat_shape_position
 local raycast, sweep = RC.sat_shape_raycast, SW.sat_sweep
 
-local KX, KY = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
+local KX, KN = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
+
+local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_SEQ, H.HIT_T,
+  H.HIT_NX, H.HIT_NY, H.HIT_STRIDE
+local PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE =
+  H.PR_B, H.PR_SEQ_B, H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA,
+  H.PR_STRIDE
+local SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2 = H.SW_HANDLE, H.SW_SEQ,
+  H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_DIST2
+local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE = H.SW_OVERLAP,
+  H.SW_NX, H.SW_NY, H.SW_RMX, H.SW_RMY, H.SW_AINB, H.SW_BINA, H.SW_STRIDE
 
 -- ---- gathering candidates -------------------------------------------------------------------
 
@@ -42,11 +52,11 @@ local KX, KY = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
 -- n + 1 on; returns the new n.
 local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
   local id
-  if cx < KX and cx > -KX and cy < KY and cy > -KY then
-    id = cells[cx * KX + cy]
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    id = cells[cx * KX + cy + 0.5]
   else
-    local row = far[cx]
-    id = row and row[cy]
+    local row = far[cx + 0.5]
+    id = row and row[cy + 0.5]
   end
   if id == nil then
     return n
@@ -252,19 +262,23 @@ end
 local HIT = { t = 0.0, nx = 0.0, ny = 0.0 }
 
 --- sat_hash_query_segment(h, x1, y1, x2, y2) -> n, idx: the shapes the segment hits, sorted
--- by t then insertion: the k-th is hit_h[idx[k]] (its t, nx, ny: hit_t, hit_nx, hit_ny).
+-- by t then insertion: the k-th is record idx[k] of h.hits.
 local function query_segment(h, p1x, p1y, p2x, p2y)
   local n = gather_segment(h, p1x, p1y, p2x, p2y)
   local keys, shape, seq = h.keys, h.shape, h.seq
-  local idx, hit_h, hit_seq, hit_t, hit_nx, hit_ny = h.hit_idx, h.hit_h, h.hit_seq, h.hit_t,
-    h.hit_nx, h.hit_ny
+  local idx, hits = h.hit_idx, h.hits
   local m = 0
   for k = 1, n do
     local i = keys[k]
     if raycast(shape[i], p1x, p1y, p2x, p2y, HIT) ~= 0 then
+      local o = m * HIT_STRIDE
       m = m + 1
-      idx[m], hit_h[m], hit_seq[m], hit_t[m], hit_nx[m], hit_ny[m] = m, i, seq[i], HIT.t, HIT.nx,
-        HIT.ny
+      idx[m] = m
+      hits[o + HIT_HANDLE] = i
+      hits[o + HIT_SEQ] = seq[i]
+      hits[o + HIT_T] = HIT.t
+      hits[o + HIT_NX] = HIT.nx
+      hits[o + HIT_NY] = HIT.ny
     end
   end
   sort(idx, m, h.by_hit, h.tmp)
@@ -304,9 +318,9 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
   if x1 == x2 or y1 == y2 then
     -- No area: the rectangle is a segment.
     local n, idx = query_segment(h, x1, y1, x2, y2)
-    local keys, hit_h = h.keys, h.hit_h
+    local keys, hits = h.keys, h.hits
     for k = 1, n do
-      keys[k] = hit_h[idx[k]]
+      keys[k] = hits[(idx[k] - 1) * HIT_STRIDE + HIT_HANDLE]
     end
     sort_keys(h, n)
     return n, keys
@@ -355,25 +369,28 @@ end
 local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
 
 --- sat_hash_collisions(h, s, self, filter) -> n: sat_collide(s, other) for every colliding
--- other except self, by insertion (filter: a boolean, the categories' test); the k-th pair's
--- other is pr_b[k] (its seq, pr_seq_b; its result pr_overlap, pr_nx, pr_ny, pr_mx, pr_my,
--- pr_ainb, pr_bina); a is self.
+-- other except self, by insertion (filter: a boolean, the categories' test): the pairs are
+-- records 1..n of h.pairs (a is self).
 function M.sat_hash_collisions(h, s, self, filter)
   local qx1, qy1, qx2, qy2 = padded_box(s)
   local n = gather_box(h, qx1, qy1, qx2, qy2, self)
   sort_keys(h, n)
-  local keys, shape, seq = h.keys, h.shape, h.seq
-  local pr_b, pr_seq_b, pr_overlap, pr_nx, pr_ny = h.pr_b, h.pr_seq_b, h.pr_overlap, h.pr_nx,
-    h.pr_ny
-  local pr_mx, pr_my, pr_ainb, pr_bina = h.pr_mx, h.pr_my, h.pr_ainb, h.pr_bina
+  local keys, shape, seq, pairs = h.keys, h.shape, h.seq, h.pairs
   local m = 0
   for k = 1, n do
     local i = keys[k]
     if not skips(h, s, self, filter, i) and sat_collide(s, shape[i], R) ~= 0 then
+      local o = m * PR_STRIDE
       m = m + 1
-      pr_b[m], pr_seq_b[m] = i, seq[i]
-      pr_overlap[m], pr_nx[m], pr_ny[m], pr_mx[m], pr_my[m] = R.overlap, R.nx, R.ny, R.mx, R.my
-      pr_ainb[m], pr_bina[m] = R.a_in_b, R.b_in_a
+      pairs[o + PR_B] = i
+      pairs[o + PR_SEQ_B] = seq[i]
+      pairs[o + PR_OVERLAP] = R.overlap
+      pairs[o + PR_NX] = R.nx
+      pairs[o + PR_NY] = R.ny
+      pairs[o + PR_MX] = R.mx
+      pairs[o + PR_MY] = R.my
+      pairs[o + PR_AINB] = R.a_in_b
+      pairs[o + PR_BINA] = R.b_in_a
     end
   end
   return m
@@ -387,8 +404,8 @@ local SWEEP = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
 
 --- sat_hash_sweep(h, s, self, vx, vy, filter) -> n, idx: sat_sweep of s by v against every
 -- other (except self; with filter, only those the categories accept; none static when self
--- is), sorted by t, distance, insertion; -1 when v is not finite. The k-th hit is
--- sw_h[idx[k]] (its fields sw_*, see sat_hash_new).
+-- is), sorted by t, distance, insertion; -1 when v is not finite. The k-th hit is record
+-- idx[k] of h.sweeps.
 function M.sat_hash_sweep(h, s, self, vx, vy, filter)
   if not (vx - vx == 0) or not (vy - vy == 0) then
     return -1
@@ -406,23 +423,29 @@ function M.sat_hash_sweep(h, s, self, vx, vy, filter)
   end
   local n = gather_box(h, qx1, qy1, qx2, qy2, self)
   local keys, shape, seq = h.keys, h.shape, h.seq
-  local idx, sw_h, sw_seq, sw_over, sw_t = h.sw_idx, h.sw_h, h.sw_seq, h.sw_over, h.sw_t
-  local sw_mx, sw_my, sw_dist2 = h.sw_mx, h.sw_my, h.sw_dist2
-  local sw_overlap, sw_nx, sw_ny, sw_rmx, sw_rmy = h.sw_overlap, h.sw_nx, h.sw_ny, h.sw_rmx,
-    h.sw_rmy
-  local sw_ainb, sw_bina = h.sw_ainb, h.sw_bina
+  local idx, sweeps = h.sweep_idx, h.sweeps
   local hit, r = SWEEP, SWEEP.result
   local m = 0
   for k = 1, n do
     local i = keys[k]
     if not skips(h, s, self, filter, i) and sweep(s, vx, vy, shape[i], hit) ~= 0 then
+      local o = m * SW_STRIDE
       m = m + 1
-      idx[m], sw_h[m], sw_seq[m] = m, i, seq[i]
-      sw_over[m], sw_t[m], sw_mx[m], sw_my[m], sw_dist2[m] = hit.overlapping, hit.t, hit.mx,
-        hit.my, hit.dist2
-      sw_overlap[m], sw_nx[m], sw_ny[m], sw_rmx[m], sw_rmy[m] = r.overlap, r.nx, r.ny, r.mx,
-        r.my
-      sw_ainb[m], sw_bina[m] = r.a_in_b, r.b_in_a
+      idx[m] = m
+      sweeps[o + SW_HANDLE] = i
+      sweeps[o + SW_SEQ] = seq[i]
+      sweeps[o + SW_OVERLAPPING] = hit.overlapping
+      sweeps[o + SW_T] = hit.t
+      sweeps[o + SW_MX] = hit.mx
+      sweeps[o + SW_MY] = hit.my
+      sweeps[o + SW_DIST2] = hit.dist2
+      sweeps[o + SW_OVERLAP] = r.overlap
+      sweeps[o + SW_NX] = r.nx
+      sweeps[o + SW_NY] = r.ny
+      sweeps[o + SW_RMX] = r.mx
+      sweeps[o + SW_RMY] = r.my
+      sweeps[o + SW_AINB] = r.a_in_b
+      sweeps[o + SW_BINA] = r.b_in_a
     end
   end
   if m > 1 then

@@ -22,6 +22,9 @@ local SAT_HASH_NONE = H.SAT_HASH_NONE
 local accepts, sort, contact_free, sat_hash_sync = H.accepts, H.sort, H.contact_free,
   H.sat_hash_sync
 local gather_box = Q.sat__hash_gather_box
+local FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY = H.FR_A, H.FR_B, H.FR_SA,
+  H.FR_SB, H.FR_OVERLAP, H.FR_NX, H.FR_NY, H.FR_MX, H.FR_MY
+local FR_AINB, FR_BINA, FR_STRIDE = H.FR_AINB, H.FR_BINA, H.FR_STRIDE
 local sat_collide = C.sat_collide
 
 -- ---- contacts -------------------------------------------------------------------------------
@@ -68,12 +71,22 @@ end
 
 -- Notes a new contact of a and b (a inserted before b) for fresh_make, its result r.
 local function fresh_add(h, a, b, r)
-  local n = h.nfresh + 1
-  local seq = h.seq
-  h.fr_idx[n], h.fr_a[n], h.fr_b[n], h.fr_sa[n], h.fr_sb[n] = n, a, b, seq[a], seq[b]
-  h.fr_overlap[n], h.fr_nx[n], h.fr_ny[n], h.fr_mx[n], h.fr_my[n] = r.overlap, r.nx, r.ny,
-    r.mx, r.my
-  h.fr_ainb[n], h.fr_bina[n] = r.a_in_b, r.b_in_a
+  local n = h.nfresh
+  local fresh, seq = h.fresh, h.seq
+  local o = n * FR_STRIDE
+  n = n + 1
+  h.fresh_idx[n] = n
+  fresh[o + FR_A] = a
+  fresh[o + FR_B] = b
+  fresh[o + FR_SA] = seq[a]
+  fresh[o + FR_SB] = seq[b]
+  fresh[o + FR_OVERLAP] = r.overlap
+  fresh[o + FR_NX] = r.nx
+  fresh[o + FR_NY] = r.ny
+  fresh[o + FR_MX] = r.mx
+  fresh[o + FR_MY] = r.my
+  fresh[o + FR_AINB] = r.a_in_b
+  fresh[o + FR_BINA] = r.b_in_a
   h.nfresh = n
 end
 
@@ -82,18 +95,21 @@ local F = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b
 
 -- Makes the contacts the pass found new, in pair order (each pair is found once).
 local function fresh_make(h)
-  local n, idx = h.nfresh, h.fr_idx
+  local n, idx, fresh = h.nfresh, h.fresh_idx, h.fresh
   h.nfresh = 0
   if n > 1 then
     sort(idx, n, h.by_fresh, h.tmp)
   end
-  local fr_a, fr_b, fr_overlap, fr_nx, fr_ny = h.fr_a, h.fr_b, h.fr_overlap, h.fr_nx, h.fr_ny
-  local fr_mx, fr_my, fr_ainb, fr_bina = h.fr_mx, h.fr_my, h.fr_ainb, h.fr_bina
   for k = 1, n do
-    local f = idx[k]
-    F.overlap, F.nx, F.ny, F.mx, F.my = fr_overlap[f], fr_nx[f], fr_ny[f], fr_mx[f], fr_my[f]
-    F.a_in_b, F.b_in_a = fr_ainb[f], fr_bina[f]
-    contact_new(h, fr_a[f], fr_b[f], F)
+    local o = (idx[k] - 1) * FR_STRIDE
+    F.overlap = fresh[o + FR_OVERLAP]
+    F.nx = fresh[o + FR_NX]
+    F.ny = fresh[o + FR_NY]
+    F.mx = fresh[o + FR_MX]
+    F.my = fresh[o + FR_MY]
+    F.a_in_b = fresh[o + FR_AINB]
+    F.b_in_a = fresh[o + FR_BINA]
+    contact_new(h, fresh[o + FR_A], fresh[o + FR_B], F)
   end
 end
 
