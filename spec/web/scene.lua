@@ -59,6 +59,16 @@ local function pure_compounds()
 end
 scene.compounds = pure_compounds
 
+-- A regular n-gon of radius r about (x, y) made of vecs turned (vec:rotated, vec + vec), as
+-- the explorer makes it: opposite edges parallel, so that explain's ties show.
+local function regular(sat, n, x, y, r, turn)
+  local centre, spoke, corners = sat.vec(x, y), sat.vec(r, 0):rotated(turn), {}
+  for i = 1, n do
+    corners[i] = centre + spoke:rotated(2 * math.pi * (i - 1) / n)
+  end
+  return sat.polygon(corners)
+end
+
 -- The shapes, made afresh (name, shape) in a fixed order.
 local function make_shapes(sat, compounds)
   local list = {
@@ -70,6 +80,8 @@ local function make_shapes(sat, compounds)
     { "segment", sat.segment(-5, 40, 50, -3) },
     { "capsule", sat.capsule(0, 10, 40, 30, 6) },
     { "ball", sat.capsule(7, 7, 7, 7, 9) },
+    { "hexagon", regular(sat, 6, 20, 15, 18, 0.1) },
+    { "hexagon0", regular(sat, 6, 15, 20, 24, 0) },
   }
   if compounds then
     list[#list + 1] = { "concave", sat.concave(0, 0, 40, 0, 40, 30, 20, 12, 0, 30) }
@@ -196,6 +208,15 @@ local function vec_section(sat, emit)
   emit("vec " .. join(n.x, n.y, r.x, r.y, p.x, p.y, f.x, f.y))
   local s = (v + w) * 3 - (-w) / 7
   emit("vec " .. join(s.x, s.y, tostring(sat.vec(-0.0 * 1, 0) == sat.vec(0, 0))))
+  -- turns by the angles a game uses (the n-gons' corners, whole turns), lengths, distances
+  local spoke, other = sat.vec(90, 0), sat.vec(3.25, -4.5)
+  for sides = 3, 8 do
+    for k = 0, sides do
+      local angle = 2 * math.pi * k / sides
+      local a, b = spoke:rotated(angle), other:rotated(-angle)
+      emit("turn " .. sides .. " " .. k .. " " .. join(a.x, a.y, b.x, b.y, a:len(), b:dist(a)))
+    end
+  end
 end
 
 -- A world: tiles (static), shapes of each kind moved by world:move, steps, queries.
