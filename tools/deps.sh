@@ -105,7 +105,7 @@ check() {
   case $target in
     demo)  need_base; need_lua lua5.4 ;;
     love)  need_base; need_lua luajit; need_love ;;
-    bench) need_base; need_lua lua5.4; need_lua luajit ;;
+    bench) need_base; need_lua lua5.4; need_lua luajit; need_lua lua5.1 ;;
     lua)   need_base; need_lua "${2:-lua5.4}" ;;
     dist-linux) need_base; need_lua luajit; need_lua lua5.4; need_zip ;;
     dist)  need_base; need_lua luajit; need_lua lua5.4; need_zip; need_windows ;;
