@@ -176,6 +176,7 @@ end
 -- Frame times (ms): median and mean of `frames` after `warm` untimed ones, and the
 -- medians of the frame's two halves (moving the shapes, world:step); then garbage.
 local function measure(name, scene, warm, frames, garbage_frames)
+  warm, frames, garbage_frames = lib.frames(warm), lib.frames(frames), lib.frames(garbage_frames)
   run_frames(scene, warm)
   local t, tm, ts = {}, {}, {}
   local mover, reported = scene.mover, scene.reported

@@ -110,6 +110,13 @@ need_love() {
   need_cmd xauth xauth
 }
 
+# the web suite: love.js and puppeteer-core come from npm (into build/web/npm, on first use)
+need_web() {
+  need_cmd node nodejs
+  need_cmd npm npm
+  need_cmd chromium chromium
+}
+
 need_windows() {
   need_cmd x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
   need_cmd dpkg-source dpkg-dev
@@ -126,7 +133,7 @@ check() {
   case $target in
     demo)  need_base; need_lua lua5.4 ;;
     love)  need_base; need_lua luajit; need_love ;;
-    bench) need_base; need_lua lua5.4; need_lua luajit ;;
+    bench) need_base; need_lua lua5.4; need_lua luajit; need_lua lua5.1 ;;
     lua)   need_base; need_lua "${2:-lua5.4}" ;;
     dist-linux) need_base; need_lua luajit; need_lua lua5.4; need_zip ;;
     dist)  need_base; need_lua luajit; need_lua lua5.4; need_zip; need_windows ;;
@@ -145,6 +152,7 @@ check() {
       need_cmd luarocks luarocks
       need_cmd valgrind valgrind
       need_love
+      need_web
       need_zip
       need_windows
       need_cmd wine "wine wine64"
