@@ -87,6 +87,10 @@ local lua_modules = {
   ["sat.pure.sat_raycast"] = "lua/sat/pure/sat_raycast.lua",
   ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
   ["sat.pure.sat_sweep"] = "lua/sat/pure/sat_sweep.lua",
+  ["sat.level"] = "lua/sat/level.lua",
+  ["sat.level_tiled"] = "lua/sat/level_tiled.lua",
+  ["sat.level_shapes"] = "lua/sat/level_shapes.lua",
+  ["sat.level_grid"] = "lua/sat/level_grid.lua",
 }
 
 build = {
