@@ -15,6 +15,7 @@ local M = {}
 local type, rawget, select, setmetatable = type, rawget, select, setmetatable
 local floor = math.floor
 local format, concat = string.format, table.concat
+local fmt_g = U.fmt_g
 
 local REC = U.REC
 local checkshape, checkcoord = U.checkshape, U.checkcoord
@@ -100,7 +101,7 @@ end
 local function field_num(t, key)
   local v = t[key]
   if type(v) == "number" then
-    return format("%.6g", v + 0.0)
+    return fmt_g(6, v + 0.0)
   end
   return "?"
 end
@@ -157,8 +158,8 @@ local function explanation_tostring(...)
   if field_true(e, "hit") then
     local ov, co = field_num(e, "overlap"), field_num(e, "containment")
     local n = U.tovec(e.normal)
-    local nx = format("%.6g", n and n[U.VX] + 0.0 or 0.0)
-    local ny = format("%.6g", n and n[U.VY] + 0.0 or 0.0)
+    local nx = fmt_g(6, n and n[U.VX] + 0.0 or 0.0)
+    local ny = fmt_g(6, n and n[U.VY] + 0.0 or 0.0)
     out[1] = format("explanation(hit, overlap %s along (%s, %s), containment %s", ov, nx, ny, co)
   else
     out[1] = "explanation(apart"
