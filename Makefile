@@ -3,7 +3,7 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
+#   make fuzz         the libFuzzer target, then the differential fuzzer (FUZZ_SECONDS=60 each)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
@@ -142,10 +142,14 @@ fuzz-probe:
 soak:
 	SOAK_SECONDS=$(SOAK_SECONDS) sh spec/suites/world-fuzz.sh
 
+# libFuzzer on the C core, then the differential fuzzer (spec/fuzz/differential.lua: the
+# native module against the pure backend, every Lua, random seeds; a failure prints its seed
+# and the command that replays it), each for FUZZ_SECONDS.
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
+	DIFF_SECONDS=$(FUZZ_SECONDS) sh spec/suites/differential.sh
 
 # ---- benchmarks ---------------------------------------------------------------------------
 # In their own directory, -O2 without -g or CFLAGS, and rebuilt every time (-B), so that no
