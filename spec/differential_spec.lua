@@ -47,3 +47,56 @@ describe("the pure backend's text, as the C's snprintf writes it", function()
     end
   end)
 end)
+
+describe("the pure backend interrupted (a finalizer or a hook running sat mid-call)", function()
+  -- The core's sweep (sat_sweep.lua) runs with a debug count hook that, every few
+  -- instructions, sweeps other shapes (other kind pairs) through the core too: the outer
+  -- sweep must give what it gives alone (its state is per depth, as the C's is on its stack).
+  -- (Under LuaJIT the hook runs only in the interpreter: the compiler is off meanwhile.)
+  it("a core sweep inside a core sweep leaves the outer one's state alone", function()
+    local jit = rawget(_G, "jit")
+    if jit then
+      jit.off()
+    end
+    local SW = require("sat.pure.sat_sweep")
+    local U = require("sat.pure.lsat_util")
+    local sat = pure
+    local function rec(s)
+      return rawget(s, U.REC)
+    end
+    local cases = {
+      { sat.capsule(0, 0, 0, 4, 1), sat.box(6, -2, 3, 8), 10, 1 },
+      { sat.polygon(0, 0, 2, 0, 1, 2), sat.segment(5, -3, 6, 4), 9, 0.5 },
+      { sat.circle(0, 0, 1), sat.capsule(4, 0, 6, 3, 0.5), 8, 0 },
+      { sat.box(0, 0, 2, 2), sat.circle(5, 1, 1), 7, 0.25 },
+      { sat.box(0, 0, 2, 2), sat.box(1, 1, 2, 2), 3, 0 }, -- overlapping at the start
+    }
+    local others = { rec(sat.segment(0, 0, 3, 1)), rec(sat.circle(1, 1, 2)),
+      rec(sat.capsule(0, 0, 2, 2, 0.5)), rec(sat.box(-1, -1, 2, 3)) }
+    local function run(c, hit)
+      local found = SW.sat_sweep(rec(c[1]), c[3], c[4], rec(c[2]), hit)
+      local r = hit.result
+      return { found, hit.overlapping, hit.t, hit.mx, hit.my, hit.dist2, r.overlap, r.nx, r.ny,
+        r.mx, r.my, r.a_in_b, r.b_in_a }
+    end
+    local inner = { result = {} }
+    for _, c in ipairs(cases) do
+      local want = run(c, { result = {} })
+      assert.are.equal(1, want[1], "the pair meets")
+      for every = 3, 60, 3 do
+        local k = 0
+        debug.sethook(function()
+          k = k + 1
+          SW.sat_sweep(others[k % 4 + 1], 3, -2, others[(k + 1) % 4 + 1], inner)
+        end, "", every)
+        local got = run(c, { result = {} })
+        debug.sethook()
+        assert.is_true(k > 0)
+        assert.are.same(want, got)
+      end
+    end
+    if jit then
+      jit.on()
+    end
+  end)
+end)

@@ -203,9 +203,16 @@ local function l_contacts(...)
   return 2, x1 * 1.0, y1 * 1.0, x2 * 1.0, y2 * 1.0
 end
 
--- The core's sweep hit (sat_sweep_hit), filled by sat_sweep_contact, read at once.
-local HIT = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
-  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+-- The core's sweep hit (sat_sweep_hit), filled by sat_sweep_contact, read at once: one per
+-- nesting depth (the C's is on its stack; a sweep may run inside another, from a finalizer
+-- or a hook, see sat_sweep.lua).
+local HITS = {}
+local sweep_depth = 0
+
+local function new_hit()
+  return { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
+    result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+end
 
 -- sat.sweep(a, dx, dy, b [, bdx, bdy]) -> t, nx, ny, x, y | nil
 local function l_sweep(...)
@@ -217,12 +224,20 @@ local function l_sweep(...)
   local rb = checkshape(b, 4, top)
   bdx = bdx == nil and 0.0 or checkcoord(bdx, 5, top)
   bdy = bdy == nil and 0.0 or checkcoord(bdy, 6, top)
-  local hit, px, py = CT.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, HIT)
+  local d = sweep_depth + 1
+  sweep_depth = d
+  local h = HITS[d]
+  if h == nil then -- (the allocation may run a finalizer: d is counted already)
+    h = new_hit()
+    HITS[d] = h
+  end
+  local hit, px, py = CT.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, h)
+  sweep_depth = d - 1
   if hit == 0 then
     return nil
   end
-  local r = HIT.result
-  return HIT.t * 1.0, r.nx + 0.0, r.ny + 0.0, px * 1.0, py * 1.0
+  local r = h.result
+  return h.t * 1.0, r.nx + 0.0, r.ny + 0.0, px * 1.0, py * 1.0
 end
 
 local module_funcs = { { "explain", l_explain }, { "contacts", l_contacts }, { "sweep", l_sweep } }
