@@ -745,7 +745,7 @@ local function vecOp(S, R)
 end
 
 local FIELD_NAMES = { "category", "mask", "tag", "onEnter", "moveTo", "vertices", "radius",
-  "parts", "kind", "user", 1, "category", "mask" }
+  "parts", "kind", "user", 1, "category", "mask", "oneway" }
 
 local function fieldOp(S, R)
   local s = someShape(S, R)
@@ -757,6 +757,8 @@ local function fieldOp(S, R)
   if key == "category" or key == "mask" then
     v = pickOf(R, { 1, 2, 3, 0, 0xFFFFFFFF, 0xFFFFFFFE, 2 ^ 32 + 5, -1, 1.5, 2 ^ 53, -2 ^ 40,
       "4", true, nil, 0 / 0, anyNumber(R, S) })
+  elseif key == "oneway" then
+    v = pickOf(R, { S.sat.vec(0, 1), S.sat.vec(0, -1), S.sat.vec(1, 0), false })
   else
     v = pickOf(R, { 1, "x", true, {}, anyNumber(R, S) })
   end
@@ -940,6 +942,14 @@ local function worldOp(S, R, w, depth)
     out(S, "set " .. field .. " " .. tostring(r[1]))
   elseif k == 23 and depth == 0 and chance(R, 0.3) then
     levelOp(S, R, w)
+  elseif k == 23 and w.check ~= nil and chance(R, 0.5) then -- (the movement API, once in)
+    local dx, dy = (rnd(R) - 0.5) * 12, (rnd(R) - 0.5) * 12
+    method(S, w, "check", s, dx, dy, chance(R, 0.5) and moveFilter(S) or nil)
+    if w.queryCast ~= nil then
+      method(S, w, "queryCast", s, dx, dy, queryArgs(S, R, 10))
+    end
+  elseif k == 23 and w.digest ~= nil then -- (determinism API, once in)
+    method(S, w, "digest")
   elseif k == 22 then
     method(S, w, "cellSize")
     method(S, w, "levels")
