@@ -60,8 +60,8 @@ for config in lua5.4 luajit luajit-joff lua5.1 lua5.2 lua5.3; do
     esac
     continue
   fi
-  if ! make --no-print-directory -s LUA="$lua" all >build/logs/differential-build-$lua.log 2>&1; then
-    cat build/logs/differential-build-$lua.log
+  if ! make --no-print-directory -s LUA="$lua" all >"build/logs/differential-build-$lua.log" 2>&1; then
+    cat "build/logs/differential-build-$lua.log"
     echo "$config: build failed"
     fail=$((fail + 1))
     continue
@@ -88,7 +88,7 @@ for config in lua5.4 luajit luajit-joff lua5.1 lua5.2 lua5.3; do
     done
   fi
   echo "$config: $runs runs, $sum_ops operations, $sum_calls calls compared, $mismatches mismatches"
-  note=$(grep -ho '(no compounds[^)]*)' build/logs/differential-$lua$flags-*.log 2>/dev/null | head -n 1)
+  note=$(grep -ho '(no compounds[^)]*)' "build/logs/differential-$lua$flags"-*.log 2>/dev/null | head -n 1)
 done
 [ -n "$note" ] && echo "note: $note"
 
