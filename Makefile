@@ -3,7 +3,8 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         the libFuzzer target, then the differential fuzzer (FUZZ_SECONDS=60 each)
+#   make fuzz         the libFuzzer target (FUZZ_SECONDS=60; an input slower than
+#                     FUZZ_TIMEOUT=10 seconds fails), then the differential fuzzer as long
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make pure-chaos   the pure backend under a debug hook that changes everything mid-call
 #   make love-demo    run the LÖVE demo
@@ -29,6 +30,7 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 SOAK_SECONDS ?= 600
 
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
@@ -161,7 +163,8 @@ pure-chaos:
 # and the command that replays it), each for FUZZ_SECONDS.
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=512 \
+	  -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
 	DIFF_SECONDS=$(FUZZ_SECONDS) sh spec/suites/differential.sh
 

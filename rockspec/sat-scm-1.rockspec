@@ -37,6 +37,7 @@ local sources = {
   "src/core/sat_raycast.c",
   "src/core/sat_shape.c",
   "src/core/sat_sweep.c",
+  "src/core/sat_union.c",
   "src/lua/lsat_explain.c",
   "src/lua/lsat_ffi.c",
   "src/lua/lsat_hash.c",
@@ -67,6 +68,11 @@ local lua_modules = {
   ["sat.world_move"] = "lua/sat/world_move.lua",
   ["sat.debug"] = "lua/sat/debug.lua",
   ["sat.fast"] = "lua/sat/fast.lua",
+  ["sat.level"] = "lua/sat/level.lua",
+  ["sat.level_tiled"] = "lua/sat/level_tiled.lua",
+  ["sat.level_shapes"] = "lua/sat/level_shapes.lua",
+  ["sat.level_grid"] = "lua/sat/level_grid.lua",
+  -- the pure-Lua backend (where no native module loads)
   ["sat.pure.lsat_explain"] = "lua/sat/pure/lsat_explain.lua",
   ["sat.pure.lsat_hash"] = "lua/sat/pure/lsat_hash.lua",
   ["sat.pure.lsat_module"] = "lua/sat/pure/lsat_module.lua",
@@ -76,6 +82,7 @@ local lua_modules = {
   ["sat.pure.lsat_vec"] = "lua/sat/pure/lsat_vec.lua",
   ["sat.pure.sat_collide"] = "lua/sat/pure/sat_collide.lua",
   ["sat.pure.sat_collide_traced"] = "lua/sat/pure/sat_collide_traced.lua",
+  ["sat.pure.sat_compound"] = "lua/sat/pure/sat_compound.lua",
   ["sat.pure.sat_constants"] = "lua/sat/pure/sat_constants.lua",
   ["sat.pure.sat_contacts"] = "lua/sat/pure/sat_contacts.lua",
   ["sat.pure.sat_explain"] = "lua/sat/pure/sat_explain.lua",
@@ -87,10 +94,7 @@ local lua_modules = {
   ["sat.pure.sat_raycast"] = "lua/sat/pure/sat_raycast.lua",
   ["sat.pure.sat_shape"] = "lua/sat/pure/sat_shape.lua",
   ["sat.pure.sat_sweep"] = "lua/sat/pure/sat_sweep.lua",
-  ["sat.level"] = "lua/sat/level.lua",
-  ["sat.level_tiled"] = "lua/sat/level_tiled.lua",
-  ["sat.level_shapes"] = "lua/sat/level_shapes.lua",
-  ["sat.level_grid"] = "lua/sat/level_grid.lua",
+  ["sat.pure.sat_union"] = "lua/sat/pure/sat_union.lua",
 }
 
 build = {
@@ -102,6 +106,40 @@ build = {
       defines = { "SAT_HIDDEN" }, -- export luaopen_sat_core alone (see src/core/sat.h)
       libraries = { "m" },
     },
+    sat = lua_modules.sat,
+    ["sat.backend"] = lua_modules["sat.backend"],
+    ["sat.world"] = lua_modules["sat.world"],
+    ["sat.world_check"] = lua_modules["sat.world_check"],
+    ["sat.world_events"] = lua_modules["sat.world_events"],
+    ["sat.world_move"] = lua_modules["sat.world_move"],
+    ["sat.debug"] = lua_modules["sat.debug"],
+    ["sat.fast"] = lua_modules["sat.fast"],
+    ["sat.level"] = lua_modules["sat.level"],
+    ["sat.level_tiled"] = lua_modules["sat.level_tiled"],
+    ["sat.level_shapes"] = lua_modules["sat.level_shapes"],
+    ["sat.level_grid"] = lua_modules["sat.level_grid"],
+    ["sat.pure.lsat_explain"] = lua_modules["sat.pure.lsat_explain"],
+    ["sat.pure.lsat_hash"] = lua_modules["sat.pure.lsat_hash"],
+    ["sat.pure.lsat_module"] = lua_modules["sat.pure.lsat_module"],
+    ["sat.pure.lsat_response"] = lua_modules["sat.pure.lsat_response"],
+    ["sat.pure.lsat_shape"] = lua_modules["sat.pure.lsat_shape"],
+    ["sat.pure.lsat_util"] = lua_modules["sat.pure.lsat_util"],
+    ["sat.pure.lsat_vec"] = lua_modules["sat.pure.lsat_vec"],
+    ["sat.pure.sat_collide"] = lua_modules["sat.pure.sat_collide"],
+    ["sat.pure.sat_collide_traced"] = lua_modules["sat.pure.sat_collide_traced"],
+    ["sat.pure.sat_compound"] = lua_modules["sat.pure.sat_compound"],
+    ["sat.pure.sat_constants"] = lua_modules["sat.pure.sat_constants"],
+    ["sat.pure.sat_contacts"] = lua_modules["sat.pure.sat_contacts"],
+    ["sat.pure.sat_explain"] = lua_modules["sat.pure.sat_explain"],
+    ["sat.pure.sat_hash"] = lua_modules["sat.pure.sat_hash"],
+    ["sat.pure.sat_hash_query"] = lua_modules["sat.pure.sat_hash_query"],
+    ["sat.pure.sat_hash_step"] = lua_modules["sat.pure.sat_hash_step"],
+    ["sat.pure.sat_internal"] = lua_modules["sat.pure.sat_internal"],
+    ["sat.pure.sat_math"] = lua_modules["sat.pure.sat_math"],
+    ["sat.pure.sat_raycast"] = lua_modules["sat.pure.sat_raycast"],
+    ["sat.pure.sat_shape"] = lua_modules["sat.pure.sat_shape"],
+    ["sat.pure.sat_sweep"] = lua_modules["sat.pure.sat_sweep"],
+    ["sat.pure.sat_union"] = lua_modules["sat.pure.sat_union"],
   },
   platforms = {
     unix = {
@@ -117,7 +155,3 @@ build = {
   -- on the module path: point an editor's workspace.library at its library/ (README.md)
   copy_directories = { "library" },
 }
--- the builtin backend (Windows) installs the Lua modules too
-for name, file in pairs(lua_modules) do
-  build.modules[name] = file
-end

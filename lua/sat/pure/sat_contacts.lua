@@ -15,6 +15,7 @@ local K = require("sat.pure.sat_constants")
 local C = require("sat.pure.sat_collide")
 local E = require("sat.pure.sat_explain")
 local SW = require("sat.pure.sat_sweep")
+local S = require("sat.pure.sat_shape")
 
 local M = {}
 
@@ -27,6 +28,7 @@ local SAT_TOUCH_REL, SAT_CONTACT_FACE_COS, SAT_CONTACT_PARALLEL =
   K.SAT_TOUCH_REL, K.SAT_CONTACT_FACE_COS, K.SAT_CONTACT_PARALLEL
 local sat_collide, sat_test, comes_first = C.sat_collide, C.sat_test, C.sat__comes_first
 local interval, sweep = E.sat__interval, SW.sat_sweep
+local sat__box, part_box = S.sat__box, SW.sat__part_box
 
 -- The empty chord.
 local NONE_LO, NONE_HI = HUGE, -HUGE
@@ -315,25 +317,34 @@ local function part(s, i) -- 1-based
   return s
 end
 
--- With a compound: every part pair that meets gives its points along the union's normal,
--- and the two extremes across the normal are kept (one point when they coincide).
-local compound_r = {}
-local function compound_contacts(a, b)
-  local r = compound_r
+-- With a compound, r the union's result (a first): every part pair that meets gives its
+-- points along the union's normal, and the two extremes across the normal are kept (one
+-- point when they coincide). Part pairs whose boxes are apart by more than four times their
+-- touch tolerance cannot meet.
+local function compound_contacts(a, b, rnx, rny)
   local lox, loy, hix, hiy = 0.0, 0.0, 0.0, 0.0
   local slo, shi = HUGE, -HUGE
-  if sat_collide(a, b, r) == 0 then
-    return 0
-  end
-  local rnx, rny = r.nx, r.ny
   local tx, ty = -rny, rnx
+  local alox, aloy, ahix, ahiy, blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+  if a.kind ~= SAT_COMPOUND then
+    alox, aloy, ahix, ahiy = sat__box(a)
+  end
+  if b.kind ~= SAT_COMPOUND then
+    blox, bloy, bhix, bhiy = sat__box(b)
+  end
   for i = 1, part_count(a) do
+    local x = part(a, i)
+    local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
     for j = 1, part_count(b) do
-      local x, y = part(a, i), part(b, j)
-      if sat_test(x, y) == 1 then
+      local y = part(b, j)
+      local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
+      local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
+      local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound))
+      -- sat__boxes_apart
+      if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
+        xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then
         local cx, cy = (x.px - a.px) + (x.plx - a.plx), (x.py - a.py) + (x.ply - a.ply)
-        local n, x1, y1, x2, y2 = contact_points(x, y, (y.px - x.px) + (y.plx - x.plx),
-          (y.py - x.py) + (y.ply - x.ply), rnx, rny)
+        local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny)
         for k = 1, n do
           local qx, qy
           if k == 1 then
@@ -371,12 +382,12 @@ local function contacts(a, b)
   if not comes_first(a, b) then
     a, b = b, a
   end
-  if b.kind == SAT_COMPOUND then
-    return compound_contacts(a, b)
-  end
   local r = contacts_r
   if sat_collide(a, b, r) == 0 then
     return 0
+  end
+  if b.kind == SAT_COMPOUND then
+    return compound_contacts(a, b, r.nx, r.ny)
   end
   local n, x1, y1, x2, y2 = contact_points(a, b, (b.px - a.px) + (b.plx - a.plx),
     (b.py - a.py) + (b.ply - a.ply), r.nx, r.ny)
@@ -418,7 +429,18 @@ sweep_contact = function(a, vax, vay, b, vbx, vby, hit)
         return 1, x, y
       end
     end
-    local n, x1, y1, x2, y2 = contacts(a, b)
+    local n, x1, y1, x2, y2
+    if hit.overlapping == 1 then -- the union's result is known: the pair as sat_contacts
+      -- takes it, the normal negated with the order
+      local r = hit.result
+      if comes_first(a, b) then
+        n, x1, y1, x2, y2 = compound_contacts(a, b, r.nx, r.ny)
+      else
+        n, x1, y1, x2, y2 = compound_contacts(b, a, -r.nx + 0.0, -r.ny + 0.0)
+      end
+    else
+      n, x1, y1, x2, y2 = contacts(a, b)
+    end
     if n > 0 then
       return 1, middle(n, x1, y1, x2, y2)
     end

@@ -16,12 +16,14 @@
 local I = require("sat.pure.sat_internal")
 local K = require("sat.pure.sat_constants")
 local C = require("sat.pure.sat_collide")
+local SH = require("sat.pure.sat_shape")
 
 local M = {}
 
 local sqrt = math.sqrt
 local HUGE = math.huge
 local normalize, in_range = I.sat__normalize, I.sat__in_range
+local fmin, fmax, sat__box = I.fmin, I.fmax, SH.sat__box
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_TOUCH_REL = K.SAT_TOUCH_REL
@@ -685,8 +687,66 @@ M.sat_sweep = sweep
 local part_hit = { result = {} }
 local pair_result = {}
 
+-- When box (lo, hi) moving along v first comes within gap of box (blo, bhi) at d: a time in
+-- [0, 1], or HUGE when it does not.
+local function box_entry(lox, loy, hix, hiy, vx, vy, dx, dy, blox, bloy, bhix, bhiy, gap)
+  local t0, t1 = 0.0, 1.0
+  local blx, bly = dx + blox - gap, dy + bloy - gap
+  local bhx, bhy = dx + bhix + gap, dy + bhiy + gap
+  -- x
+  if vx == 0.0 then
+    if hix < blx or lox > bhx then
+      return HUGE
+    end
+  else
+    local enter = ((vx > 0.0 and blx or bhx) - (vx > 0.0 and hix or lox)) / vx
+    local leave = ((vx > 0.0 and bhx or blx) - (vx > 0.0 and lox or hix)) / vx
+    t0 = fmax(t0, enter)
+    t1 = fmin(t1, leave)
+  end
+  -- y
+  if vy == 0.0 then
+    if hiy < bly or loy > bhy then
+      return HUGE
+    end
+  else
+    local enter = ((vy > 0.0 and bly or bhy) - (vy > 0.0 and hiy or loy)) / vy
+    local leave = ((vy > 0.0 and bhy or bly) - (vy > 0.0 and loy or hiy)) / vy
+    t0 = fmax(t0, enter)
+    t1 = fmin(t1, leave)
+  end
+  return t0 <= t1 and t0 or HUGE
+end
+
+-- Part i's (1-based) box about its position: a compound's from its table, else the shape's
+-- own (own: its sat__box, taken once by the caller).
+local function part_box(s, i, olox, oloy, ohix, ohiy)
+  if s.kind ~= SAT_COMPOUND then
+    return olox, oloy, ohix, ohiy
+  end
+  return s.tlox[i], s.tloy[i], s.thix[i], s.thiy[i]
+end
+M.sat__part_box = part_box
+
+-- A shape's parts and their boxes as 1-based arrays: a compound's own arrays, or (a shape
+-- that is its own part) one of two reused sets of one entry (slot 1 or 2), its box its
+-- sat__box: parts, lox, loy, hix, hiy, count (the loops over part pairs read them inline).
+local ONE = { { {}, {}, {}, {}, {} }, { {}, {}, {}, {}, {} } }
+local function part_arrays(s, slot)
+  if s.kind == SAT_COMPOUND then
+    return s.parts, s.tlox, s.tloy, s.thix, s.thiy, s.count
+  end
+  local o = ONE[slot]
+  local p, lx, ly, hx, hy = o[1], o[2], o[3], o[4], o[5]
+  p[1] = s
+  lx[1], ly[1], hx[1], hy[1] = sat__box(s)
+  return p, lx, ly, hx, hy, 1
+end
+
 --- sat__compound_sweep_pair(a, vx, vy, b, hit) -> found, pa, pb: a compound's earliest touch
--- over the part pairs, and that pair (nil, nil when overlapping).
+-- over the part pairs, and that pair (nil, nil when overlapping). A part pair whose boxes,
+-- the first's moving along v, come no nearer than four times their touch tolerance (and a
+-- hair of v) cannot touch, nor one whose boxes meet only after a touch already found.
 local function compound_sweep_pair(a, vx, vy, b, hit)
   local found = 0
   local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
@@ -702,12 +762,21 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
     hit.dist2 = dx * dx + dy * dy
     return 1
   end
-  local part_of = I.sat__part_of
-  for i = 1, I.sat__nparts(a) do
-    for j = 1, I.sat__nparts(b) do
-      local x, y = part_of(a, i), part_of(b, j)
+  local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
+  local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
+  local hair = 1e-12 * ((vx < 0 and -vx or vx + 0.0) + (vy < 0 and -vy or vy + 0.0))
+  for i = 1, na do
+    local x = ap[i]
+    local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
+    local xpx, xpy, xplx, xply, xb = x.px, x.py, x.plx, x.ply, x.bound
+    for j = 1, nb do
+      local y = bp[j]
       local h = part_hit
-      if sweep(x, vx, vy, y, h) == 1 then
+      local enter = box_entry(xlox, xloy, xhix, xhiy, vx, vy, (y.px - xpx) + (y.plx - xplx),
+        (y.py - xpy) + (y.ply - xply), blx[j], bly[j], bhx[j], bhy[j],
+        4.0 * (SAT_TOUCH_REL * (xb + y.bound)) + hair)
+      if (enter <= 1.0) and not (found == 1 and enter > hit.t) and
+        sweep(x, vx, vy, y, h) == 1 then
         local hr = h.result
         if h.overlapping == 1 then -- within the union's tolerance: a touch now
           h.overlapping = 0
