@@ -1112,8 +1112,13 @@ while opNumber < maxOps do
   master = floor(rnd(newRng(master)) * 2147483645) + 1
 end
 
+local why = ""
+if not COMPOUND then
+  why = pcall(require, "sat.pure.sat_compound") and " (no compounds: DIFF_COMPOUND=0)"
+    or " (no compounds: the pure backend has none yet)"
+end
 print(("differential: seed %d, %d operations, %d calls compared, 0 mismatches%s"):format(
-  seed, opNumber, compared, COMPOUND and "" or " (no compounds: the pure backend has none yet)"))
+  seed, opNumber, compared, why))
 if STATS then
   local labels = {}
   for k in pairs(STATS) do
