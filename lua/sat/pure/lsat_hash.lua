@@ -18,6 +18,14 @@
 -- makes nothing), then fills them with raw gets and sets alone (which run no finalizer); when
 -- what it made turns out too few, it makes more and runs the query again.
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local H = require("sat.pure.sat_hash")
@@ -246,6 +254,9 @@ local function h_add(...)
   end
   if sat_hash_find(h, s) ~= SAT_HASH_NONE then
     return false
+  end
+  if s.members == nil then
+    s.members = false -- (sat_hash_insert's first write, made before the handle is reserved)
   end
   local rc, handle = sat_hash_reserve(h)
   if rc ~= 0 then

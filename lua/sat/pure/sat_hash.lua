@@ -28,6 +28,14 @@
 -- hash, handle, shape }. The core calls m.changed(m) on every change of the shape
 -- (sat__changed). A hash keeps one member table per handle, reused.
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
@@ -340,7 +348,7 @@ local function member_unlink(m)
   if nxt then
     nxt.prev = prev
   end
-  m.prev, m.next, m.shape = nil, nil, nil
+  m.prev, m.next, m.shape = false, false, false -- (keys kept: see reserve)
 end
 
 -- ---- levels and cells ---------------------------------------------------------------------
@@ -355,6 +363,7 @@ local function reserve_level(h, k)
       h.lv_inv[i] = ldexp(h.inv, -i)
       h.lv_ents[i], h.lv_cells[i], h.lv_far[i] = ents, cells, far
       h.lv_count[i] = 0
+      h.lv_cap[i] = 0
       h.nlv = i + 1
     end
   end
@@ -397,7 +406,7 @@ local function level_remove(h, i)
     for j = u, nused - 1 do
       used[j] = used[j + 1]
     end
-    used[nused] = nil
+    used[nused] = 0 -- (a key kept: see grow)
     h.nused = nused - 1
   end
 end
@@ -526,6 +535,115 @@ local function entry_cells(h, i, add)
   end
 end
 
+-- ---- room ----------------------------------------------------------------------------------
+
+-- Lua has no allocation that can fail apart from a change: a table grows when a key is new to
+-- it, and may then run out of memory (or run a finalizer) halfway through a change. So, as the
+-- C reserves before it changes anything, every key a change will write is made first: the
+-- arrays below hold keys 1 .. their *cap (placeholders past the count in use), and a cell an
+-- entry will be filed in holds a key (0: no node yet; a key whose chain empties is set to
+-- nil, and stays in its table, so that filing there again makes no key either, until the
+-- table grows for another key). A change then writes existing keys alone.
+
+-- Writes placeholders v at t[n + 1 .. m] (nothing already there is touched).
+local function grow(t, n, m, v)
+  for j = n + 1, m do
+    if t[j] == nil then
+      t[j] = v
+    end
+  end
+end
+M.grow = grow
+
+-- The new capacity for `need` past `cap`: doubled at least, as the C's arrays grow.
+local function new_cap(cap, need)
+  local c = cap * 2
+  if c < 8 then
+    c = 8
+  end
+  return c >= need and c or need
+end
+M.new_cap = new_cap
+
+-- Whether a key for the cell exists (a chain, or a placeholder).
+local function has_cell(h, level, cx, cy)
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    return h.lv_cells[level][cx * KX + cy + 0.5] ~= nil
+  end
+  return h.lv_far[level][cx + 0.5][cy + 0.5] ~= nil
+end
+
+local function make_cell(h, level, cx, cy)
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    local cells, key = h.lv_cells[level], cx * KX + cy + 0.5
+    if cells[key] == nil then
+      cells[key] = 0
+    end
+  else
+    local row = h.lv_far[level][cx + 0.5]
+    if row[cy + 0.5] == nil then
+      row[cy + 0.5] = 0
+    end
+  end
+end
+
+-- Whether re-filing entry i at (level, cx, cy, span) (its rows and level made) writes
+-- existing keys alone; else makes them (which may run a finalizer: the caller takes the entry
+-- again) and returns false.
+local function filing_room(h, i, level, cx, cy, span)
+  local ok = true
+  if h.nodeused + 4 > h.nodecap then
+    local cap = new_cap(h.nodecap, h.nodeused + 4)
+    grow(h.n_e, h.nodecap, cap, 0)
+    grow(h.n_k, h.nodecap, cap, 0)
+    grow(h.n_next, h.nodecap, cap, 0)
+    h.nodecap = cap
+    ok = false
+  end
+  if h.filed[i] and h.nprune + 4 > h.prunecap then
+    local cap = new_cap(h.prunecap, h.nprune + 4)
+    grow(h.prune_lv, h.prunecap, cap, 0)
+    grow(h.prune_cx, h.prunecap, cap, 0.0)
+    h.prunecap = cap
+    ok = false
+  end
+  if h.nused + 1 > h.usedcap then
+    local cap = new_cap(h.usedcap, h.nused + 1)
+    grow(h.used, h.usedcap, cap, 0)
+    h.usedcap = cap
+    ok = false
+  end
+  local count, lcap = h.lv_count[level], h.lv_cap[level]
+  if count + 1 > lcap then
+    local cap = new_cap(lcap, count + 1)
+    grow(h.lv_ents[level], lcap, cap, 0)
+    h.lv_cap[level] = cap
+    ok = false
+  end
+  for k = 0, 3 do
+    local kx, ky = (k == 1 or k == 3) and 1 or 0, k >= 2 and 1 or 0
+    if (kx == 0 or span == 1 or span == 3) and (ky == 0 or span >= 2)
+      and not has_cell(h, level, cx + kx, cy + ky) then
+      make_cell(h, level, cx + kx, cy + ky)
+      ok = false
+    end
+  end
+  return ok
+end
+
+-- Whether unfiling an entry writes existing keys alone; else makes them and returns false.
+local function unfiling_room(h)
+  if h.nprune + 4 > h.prunecap then
+    local cap = new_cap(h.prunecap, h.nprune + 4)
+    grow(h.prune_lv, h.prunecap, cap, 0)
+    grow(h.prune_cx, h.prunecap, cap, 0.0)
+    h.prunecap = cap
+    return false
+  end
+  return true
+end
+M.unfiling_room = unfiling_room
+
 -- ---- filing entries -------------------------------------------------------------------------
 
 -- The lowest level where a box w wide could cover at most 2 cells a side.
@@ -610,7 +728,7 @@ function M.sat_hash_sync(h)
           if far[x + 0.5] == nil then
             far[x + 0.5] = row
           end
-        else
+        elseif filing_room(h, i, level, cx, cy, span) then
           if filed[i] then
             unfile_entry(h, i)
           end
@@ -648,15 +766,15 @@ function M.sat_hash_new(cell_size)
     dirty = {}, ndirty = 0, changed = {}, nchanged = 0,
     -- levels 0 .. nlv - 1, and the levels holding entries (used[1..nused], ascending)
     lv_inv = {}, lv_ents = {}, lv_count = {}, lv_cells = {}, lv_far = {}, nlv = 0,
-    used = {}, nused = 0,
+    lv_cap = {}, used = {}, nused = 0, usedcap = 0,
     -- nodes (from 1; 0 ends a chain)
-    n_e = {}, n_k = {}, n_next = {}, nodeused = 0, nodefree = 0,
-    prune_lv = {}, prune_cx = {}, nprune = 0,
+    n_e = {}, n_k = {}, n_next = {}, nodeused = 0, nodefree = 0, nodecap = 0,
+    prune_lv = {}, prune_cx = {}, nprune = 0, prunecap = 0,
     -- contacts, by id (sat_hash_step.lua)
     c_a = {}, c_b = {}, c_overlap = {}, c_nx = {}, c_ny = {}, c_mx = {}, c_my = {},
     c_ainb = {}, c_bina = {}, c_next0 = {}, c_next1 = {}, c_prev0 = {}, c_prev1 = {},
     c_live = {}, c_pending = {}, c_added = {}, c_updated = {},
-    cused = 0, clive = 0, ncfree = 0, cfree = SAT_HASH_NONE,
+    cused = 0, clive = 0, ncfree = 0, cfree = SAT_HASH_NONE, ccap = 0,
     stamp_count = 0, next_seq = 1,
     -- result buffers (1-based): flat arrays of numbers, which grow without making an object
     -- (so without running a finalizer in the middle of a call)
@@ -664,7 +782,7 @@ function M.sat_hash_new(cell_size)
     -- records of C structs, a stride of numbers each (see the layouts above), and the
     -- arrays of their numbers (from 1) that sort them where the C sorts the structs
     pairs = {}, hits = {}, hit_idx = {}, sweeps = {}, sweep_idx = {}, fresh = {},
-    fresh_idx = {}, nfresh = 0,
+    fresh_idx = {}, nfresh = 0, frcap = 0,
     cell_x = {}, cell_y = {}, cell_n = {}, cell_order = {},
     rect = {}, rect_xs = {}, rect_ys = {}, rect_wx = {}, rect_wy = {}, rect_out = {},
   }
@@ -806,6 +924,11 @@ local function reserve(h)
           if h.changed[j + 1] == nil then
             h.changed[j + 1] = SAT_HASH_NONE
           end
+          -- (and a query gathers into h.keys without making a key: no finalizer can run
+          -- halfway through a gathering)
+          if h.keys[j + 1] == nil then
+            h.keys[j + 1] = 0
+          end
         end
       end
       for n = h.norder + 1, h.norder + 2 do
@@ -816,8 +939,9 @@ local function reserve(h)
       return 0, i
     end
     -- (making it may run a finalizer that inserts into this hash: the handle is found again)
-    local m = { changed = member_changed, hash = h, handle = i, next = nil, prev = nil,
-                shape = nil }
+    -- (every field a value, so that the table holds its keys: linking it makes none)
+    local m = { changed = member_changed, hash = h, handle = i, next = false, prev = false,
+                shape = false }
     if members[i] == nil then
       members[i] = m
     end
@@ -828,6 +952,9 @@ M.sat_hash_reserve = reserve
 --- sat_hash_insert(h, s, flags) -> 0, handle: adds s (flags 0 or SAT_HASH_STATIC), filed by
 -- the next sync.
 function M.sat_hash_insert(h, s, flags)
+  if s.members == nil then
+    s.members = false -- (the record's key made before anything changes)
+  end
   local rc, i = reserve(h)
   if rc ~= 0 then
     return -1
@@ -856,7 +983,7 @@ function M.sat_hash_insert(h, s, flags)
   h.live = h.live + 1
   local m = h.members[i]
   local head = s.members
-  m.next, m.prev, m.shape = head, nil, s
+  m.next, m.prev, m.shape = head, false, s
   if head then
     head.prev = m
   end
@@ -868,6 +995,15 @@ end
 --- sat_hash_remove(h, i) -> n, dropped: removes the entry and its contacts (dropped[1..n],
 -- their ids, those some step has told of).
 function M.sat_hash_remove(h, i)
+  -- (h.dropped has room for every contact: sat_hash_step.lua's contact_room)
+  if h.filed[i] then
+    local s = h.shape[i]
+    while not unfiling_room(h) do
+      if h.shape[i] ~= s then -- (removed by a finalizer the room ran)
+        return 0, h.dropped
+      end
+    end
+  end
   local n, dropped, contacts, c_added = 0, h.dropped, h.contacts, h.c_added
   while contacts[i] ~= SAT_HASH_NONE do
     local k = contacts[i]

@@ -11,6 +11,14 @@
 -- Nothing here makes an object (a table, a closure, a string): a finalizer run by the
 -- collector, which may change this very hash, can then only run before a call or after it.
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local K = require("sat.pure.sat_constants")
 local I = require("sat.pure.sat_internal")
 local S = require("sat.pure.sat_shape")
@@ -33,6 +41,7 @@ local sat_test, sat_collide = C.sat_test, C.sat_collide
 local sat_shape_contains, sat_shape_position = S.sat_shape_contains, S.sat_shape_position
 local raycast, sweep = RC.sat_shape_raycast, SW.sat_sweep
 
+local floor = math.floor
 local KX, KN = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
 
 local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_SEQ, H.HIT_T,
@@ -108,16 +117,51 @@ end
 -- n + 1 on: the cells q covers there, or the level's entries when they are fewer.
 local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
   local inv = h.lv_inv[level]
-  local x0, y0 = cell_of(qx1, inv), cell_of(qy1, inv)
-  local x1, y1 = cell_of(qx2, inv), cell_of(qy2, inv)
+  -- cell_of, four times, inline
+  local c = qx1 * inv
+  local x0 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qy1 * inv
+  local y0 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qx2 * inv
+  local x1 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qy2 * inv
+  local y1 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
   -- range_cells > scan_limit
   if ((x1 - x0) + 1.0) * ((y1 - y0) + 1.0) > 2.0 * h.lv_count[level] + 16.0 then
     return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
   end
   local cells, far = h.lv_cells[level], h.lv_far[level]
+  if not (x0 > -KN and x1 < KN and y0 > -KN and y1 < KN) then
+    for cy = y0, y1 do
+      for cx = x0, x1 do
+        n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+      end
+    end
+    return n
+  end
+  -- every cell near the origin: gather_cell's near case, inline (the same walk)
+  local n_e, n_next, st = h.n_e, h.n_next, h.stamp
+  local ex1, ey1, ex2, ey2, keys = h.x1, h.y1, h.x2, h.y2, h.keys
   for cy = y0, y1 do
     for cx = x0, x1 do
-      n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+      local id = cells[cx * KX + cy + 0.5]
+      if id ~= nil then
+        while id ~= 0 do
+          local i = n_e[id]
+          if st[i] ~= stamp then
+            st[i] = stamp
+            if ex1[i] <= qx2 and qx1 <= ex2[i] and ey1[i] <= qy2 and qy1 <= ey2[i] then
+              n = n + 1
+              keys[n] = i
+            end
+          end
+          id = n_next[id]
+        end
+      end
     end
   end
   return n

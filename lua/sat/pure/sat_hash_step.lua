@@ -12,6 +12,14 @@
 -- their ids and their places in the lists are the C's, however the pass came upon them.
 -- The pass here is always the C's per-entry one (each changed entry queries its own
 -- neighbourhood); the C's bucket pass, taken when most entries changed, finds the same pairs.
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
 local C = require("sat.pure.sat_collide")
 local H = require("sat.pure.sat_hash")
 local Q = require("sat.pure.sat_hash_query")
@@ -21,6 +29,7 @@ local M = {}
 local SAT_HASH_NONE = H.SAT_HASH_NONE
 local accepts, sort, contact_free, sat_hash_sync = H.accepts, H.sort, H.contact_free,
   H.sat_hash_sync
+local grow, new_cap = H.grow, H.new_cap
 local gather_box = Q.sat__hash_gather_box
 local FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY = H.FR_A, H.FR_B, H.FR_SA,
   H.FR_SB, H.FR_OVERLAP, H.FR_NX, H.FR_NY, H.FR_MX, H.FR_MY
@@ -29,8 +38,46 @@ local sat_collide = C.sat_collide
 
 -- ---- contacts -------------------------------------------------------------------------------
 
--- A new contact (a inserted before b) at the head of both lists, its result from r.
+-- Room for one more contact id (sat_hash.lua's grow): the arrays of contacts hold ids
+-- 0 .. ccap - 1, and the lists a step or a removal fills (ended, added, updated, dropped, ids,
+-- and tmp that sorts them) hold 1 .. ccap, as many as there can be contacts.
+local function contact_room(h)
+  local old = h.ccap
+  if h.cused < old then
+    return
+  end
+  local cap = new_cap(old, h.cused + 1)
+  local none = SAT_HASH_NONE
+  grow(h.c_a, old - 1, cap - 1, none)
+  grow(h.c_b, old - 1, cap - 1, none)
+  grow(h.c_overlap, old - 1, cap - 1, 0.0)
+  grow(h.c_nx, old - 1, cap - 1, 0.0)
+  grow(h.c_ny, old - 1, cap - 1, 0.0)
+  grow(h.c_mx, old - 1, cap - 1, 0.0)
+  grow(h.c_my, old - 1, cap - 1, 0.0)
+  grow(h.c_ainb, old - 1, cap - 1, 0)
+  grow(h.c_bina, old - 1, cap - 1, 0)
+  grow(h.c_next0, old - 1, cap - 1, none)
+  grow(h.c_next1, old - 1, cap - 1, none)
+  grow(h.c_prev0, old - 1, cap - 1, none)
+  grow(h.c_prev1, old - 1, cap - 1, none)
+  grow(h.c_live, old - 1, cap - 1, false)
+  grow(h.c_pending, old - 1, cap - 1, false)
+  grow(h.c_added, old - 1, cap - 1, false)
+  grow(h.c_updated, old - 1, cap - 1, false)
+  grow(h.ended, old, cap, 0)
+  grow(h.added, old, cap, 0)
+  grow(h.updated, old, cap, 0)
+  grow(h.dropped, old, cap, 0)
+  grow(h.ids, old, cap, 0)
+  grow(h.tmp, old, cap, 0)
+  h.ccap = cap
+end
+
+-- A new contact (a inserted before b) at the head of both lists, its result from r. (Its
+-- room made first: nothing changes until no table can grow.)
 local function contact_new(h, a, b, r)
+  contact_room(h)
   local k = h.cfree
   if h.ncfree > 0 then
     h.cfree = h.c_next0[k]
@@ -67,6 +114,18 @@ local function contact_new(h, a, b, r)
   end
   contacts[b] = k
   h.clive = h.clive + 1
+end
+
+-- Room for n more new contacts in h.fresh and h.fresh_idx.
+local function fresh_room(h, n)
+  local old = h.frcap
+  local need = h.nfresh + n
+  if need > old then
+    local cap = new_cap(old, need)
+    grow(h.fresh, old * FR_STRIDE, cap * FR_STRIDE, 0)
+    grow(h.fresh_idx, old, cap, 0)
+    h.frcap = cap
+  end
 end
 
 -- Notes a new contact of a and b (a inserted before b) for fresh_make, its result r.
@@ -168,8 +227,15 @@ local function test_changed(h, i)
   if not s then
     return -- removed since it changed: its slot is free
   end
-  mark_partners(h, i, true)
+  -- (what may make a table grow, first: the marks are set and cleared with nothing between
+  -- that can fail)
   local n = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
+  while h.nfresh + n > h.frcap do
+    fresh_room(h, n)
+    -- (a finalizer the room ran may have queried this hash, in h.keys: gathered again)
+    n = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
+  end
+  mark_partners(h, i, true)
   local keys, done, static, mark, seq = h.keys, h.done, h.static, h.mark, h.seq
   local si, qi = static[i], seq[i]
   for j = 1, n do
