@@ -15,6 +15,7 @@ local M = {}
 local type, rawget, select, setmetatable = type, rawget, select, setmetatable
 local floor = math.floor
 local format, concat = string.format, table.concat
+local fmt_g = U.fmt_g
 
 local REC = U.REC
 local checkshape, checkcoord = U.checkshape, U.checkcoord
@@ -100,7 +101,7 @@ end
 local function field_num(t, key)
   local v = t[key]
   if type(v) == "number" then
-    return format("%.6g", v + 0.0)
+    return fmt_g(6, v + 0.0)
   end
   return "?"
 end
@@ -157,8 +158,8 @@ local function explanation_tostring(...)
   if field_true(e, "hit") then
     local ov, co = field_num(e, "overlap"), field_num(e, "containment")
     local n = U.tovec(e.normal)
-    local nx = format("%.6g", n and n[U.VX] + 0.0 or 0.0)
-    local ny = format("%.6g", n and n[U.VY] + 0.0 or 0.0)
+    local nx = fmt_g(6, n and n[U.VX] + 0.0 or 0.0)
+    local ny = fmt_g(6, n and n[U.VY] + 0.0 or 0.0)
     out[1] = format("explanation(hit, overlap %s along (%s, %s), containment %s", ov, nx, ny, co)
   else
     out[1] = "explanation(apart"
@@ -202,9 +203,16 @@ local function l_contacts(...)
   return 2, x1 * 1.0, y1 * 1.0, x2 * 1.0, y2 * 1.0
 end
 
--- The core's sweep hit (sat_sweep_hit), filled by sat_sweep_contact, read at once.
-local HIT = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
-  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+-- The core's sweep hit (sat_sweep_hit), filled by sat_sweep_contact, read at once: one per
+-- nesting depth (the C's is on its stack; a sweep may run inside another, from a finalizer
+-- or a hook, see sat_sweep.lua).
+local HITS = {}
+local sweep_depth = 0
+
+local function new_hit()
+  return { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
+    result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+end
 
 -- sat.sweep(a, dx, dy, b [, bdx, bdy]) -> t, nx, ny, x, y | nil
 local function l_sweep(...)
@@ -216,12 +224,20 @@ local function l_sweep(...)
   local rb = checkshape(b, 4, top)
   bdx = bdx == nil and 0.0 or checkcoord(bdx, 5, top)
   bdy = bdy == nil and 0.0 or checkcoord(bdy, 6, top)
-  local hit, px, py = CT.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, HIT)
+  local d = sweep_depth + 1
+  sweep_depth = d
+  local h = HITS[d]
+  if h == nil then -- (the allocation may run a finalizer: d is counted already)
+    h = new_hit()
+    HITS[d] = h
+  end
+  local hit, px, py = CT.sat_sweep_contact(ra, dx, dy, rb, bdx, bdy, h)
+  sweep_depth = d - 1
   if hit == 0 then
     return nil
   end
-  local r = HIT.result
-  return HIT.t * 1.0, r.nx + 0.0, r.ny + 0.0, px * 1.0, py * 1.0
+  local r = h.result
+  return h.t * 1.0, r.nx + 0.0, r.ny + 0.0, px * 1.0, py * 1.0
 end
 
 local module_funcs = { { "explain", l_explain }, { "contacts", l_contacts }, { "sweep", l_sweep } }

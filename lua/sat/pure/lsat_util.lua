@@ -22,12 +22,14 @@
 -- function takes `...`, and its checks are given `top` (select("#", ...)); the hot ones count
 -- only once a check fails.
 local K = require("sat.pure.sat_constants")
+local I = require("sat.pure.sat_internal")
 
 local M = {}
 
 local type, rawget, rawset, next, tostring, tonumber = type, rawget, rawset, next, tostring, tonumber
 local getmetatable, setmetatable, select, error = getmetatable, setmetatable, select, error
 local format = string.format
+local HUGE_VAL = math.huge
 
 local dbg = rawget(_G, "debug")
 local getinfo = type(dbg) == "table" and dbg.getinfo or nil
@@ -421,9 +423,49 @@ function M.checkstatus(st, arg)
   end
 end
 
+-- Whether string.format rounds a decimal tie (an exact 5 after the last digit kept) away from
+-- zero, where C's snprintf rounds it to even: LuaJIT's own formatter does ("%.1g" of 2.5 is
+-- "3" there, "2" in C); PUC Lua's string.format is C's.
+local TIES_AWAY = format("%.1g", 2.5) ~= "2"
+local G_FORMATS = {}
+
+--- fmt_g(prec, v): C's snprintf(buf, size, "%.<prec>g", v), the same text on every Lua: under
+-- LuaJIT an exact tie whose last digit kept is even is rounded toward zero, as C does, by
+-- formatting the double next to v toward zero (below the tie, above the digits kept: a
+-- double's spacing is far below a unit in the 15th digit). LuaJIT prints a double's digits
+-- exactly, up to its limit of 99 after the point: a tie is 5 then zeros that far (a double
+-- that close to a tie without being one would need some 80 decimal digits to agree by
+-- chance).
+local function fmt_g(prec, v)
+  local f = G_FORMATS[prec]
+  if f == nil then
+    f = "%." .. prec .. "g"
+    G_FORMATS[prec] = f
+  end
+  local s = format(f, v)
+  if not TIES_AWAY or v ~= v or v == 0 or v == HUGE_VAL or v == -HUGE_VAL then
+    return s
+  end
+  -- a tie's next digits are 5 then zeros: a cheap look first, then the exact expansion
+  local near = format("%." .. (prec + 5) .. "e", v):match("^%-?%d%.(%d+)e"):sub(prec, prec + 5)
+  if near ~= "500000" and near ~= "499999" then
+    return s
+  end
+  local lead, frac = format("%.99e", v):match("^%-?(%d)%.(%d+)e")
+  local digits = lead .. frac
+  if digits:byte(prec + 1) ~= 53 or digits:find("[1-9]", prec + 2) ~= nil
+    or digits:byte(prec) % 2 == 1 then -- not a tie, or an odd digit: away is to even
+    return s
+  end
+  local _, e = I.frexp(v)
+  local ulp = I.ldexp(1.0, e - 53 < -1074 and -1074 or e - 53)
+  return format(f, v > 0 and v - ulp or v + ulp)
+end
+M.fmt_g = fmt_g
+
 --- lsat_fmt_num: %.14g, which reads naturally (0.1) and never shows -0.
 function M.fmt_num(v)
-  return format("%.14g", v + 0.0)
+  return fmt_g(14, v + 0.0)
 end
 
 local setmetatable_raw = type(dbg) == "table" and dbg.setmetatable or nil

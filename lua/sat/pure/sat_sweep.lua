@@ -6,8 +6,12 @@
 -- sat_sweep(a, vx, vy, b, hit) -> 1 and hit filled, or 0. hit (a sat_sweep_hit) is a table:
 -- overlapping (0 or 1), t, mx, my (the move), dist2, and result (a table: overlap, nx, ny,
 -- mx, my, a_in_b, b_in_a; made when missing). Nothing else is allocated: the sweep's state
--- is one table of this file's, reused (no sweep runs inside another: a compound's goes to
--- its part pairs before it starts).
+-- is a table of this file's, reused, one per nesting depth (the C's is on its stack): a
+-- sweep may run inside another, from a finalizer (at an allocation, or under LuaJIT at a
+-- trace's exit: between any two statements) or a debug hook, and must not overwrite the
+-- state of the sweep it interrupted. (A compound's sweep goes to its part pairs before it
+-- starts.) An error through a sweep leaves its depth counted: the next sweeps take the
+-- state one deeper, as correct, made once.
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
 local I = require("sat.pure.sat_internal")
 local K = require("sat.pure.sat_constants")
@@ -37,7 +41,8 @@ end
 -- closing speed vn from which the move is computed exactly; the ids of the faces that gave
 -- lo, hi and te (round pairs); whether sat_collide was called already (collided), with its
 -- answer (hit) and result (res).
-local W = { res = {} }
+local STATES = {} -- the state per depth: {res, rx, rs (the round pairs' X and S), ores}
+local depth = 0
 
 -- ---- flat pairs: supporting half-planes --------------------------------------------------
 
@@ -282,8 +287,7 @@ end
 
 -- ---- round pairs: M = X + S grown by R --------------------------------------------------
 
--- base + sign * (a shape's core): X and S, each a table {s, bx, by, sign} of this file's.
-local RX, RS = {}, {}
+-- base + sign * (a shape's core): X and S, each a table {s, bx, by, sign} of the state's.
 
 local function rc_vertices(c)
   local s = c.s
@@ -487,7 +491,7 @@ end
 -- there is a miss, and when the entry, exit and touch fall on the faces themselves they are
 -- exact. Otherwise every face and disk decides.
 local function round_sweep(w, a, b, rx, ry)
-  local X, S = RX, RS
+  local X, S = w.rx, w.rs
   if a.radius > 0.0 then
     -- M = (B + r) + (-A), -A a point or a segment
     X.s, X.bx, X.by, X.sign = b, rx, ry, 1.0
@@ -592,10 +596,8 @@ end
 
 local compound_sweep -- below
 
-local overlap_result = {}
-
---- sat_sweep(a, vx, vy, b, hit) -> 1 or 0: see the top.
-local function sweep(a, vx, vy, b, hit)
+--- sat_sweep(a, vx, vy, b, hit) -> 1 or 0 with the state w (this depth's).
+local function sweep_with(w, a, vx, vy, b, hit)
   local rx, ry = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
   local tol, R = SAT_TOUCH_REL * (a.bound + b.bound), a.radius + b.radius
   if not in_range(vx) or not in_range(vy) then
@@ -604,7 +606,6 @@ local function sweep(a, vx, vy, b, hit)
   if a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND then
     return compound_sweep(a, vx, vy, b, hit)
   end
-  local w = W
   flat_init(w, vx, vy, R, tol)
   local rc
   if vx == 0.0 and vy == 0.0 then
@@ -632,7 +633,7 @@ local function sweep(a, vx, vy, b, hit)
     if w.collided then
       h = w.hit
     else
-      res = overlap_result
+      res = w.ores
       h = sat_collide(a, b, res)
     end
     if h == 0 then
@@ -664,6 +665,20 @@ local function sweep(a, vx, vy, b, hit)
   end
   result.nx, result.ny = w.nx, w.ny
   return 1
+end
+
+--- sat_sweep(a, vx, vy, b, hit) -> 1 or 0: see the top.
+local function sweep(a, vx, vy, b, hit)
+  depth = depth + 1
+  local d = depth
+  local w = STATES[d]
+  if w == nil then -- (the allocation may run a finalizer: d is counted already)
+    w = { res = {}, rx = {}, rs = {}, ores = {} }
+    STATES[d] = w
+  end
+  local found = sweep_with(w, a, vx, vy, b, hit)
+  depth = d - 1
+  return found
 end
 M.sat_sweep = sweep
 
