@@ -67,8 +67,13 @@ local MAX_ROUNDS = 64
 local CORE = setmetatable({}, { __tostring = function() return "sat.hash.core" end })
 local SHAPES = setmetatable({}, { __tostring = function() return "sat.hash.shapes" end })
 
--- The pools of tables dropped from results, in the user value.
-local POOL_HITS, POOL_RESPONSES = 0, -1
+-- The pool, in the user value (lsat_hash.c's): the tables (POOL_LIST[1..size]), where each
+-- table is (POOL_WHERE, weak keys: table -> its index in the list, or the negative mark of the
+-- fill that took it last). One pool for every kind, bounded by POOL_MAX.
+local POOL_LIST, POOL_WHERE = 0, -1
+local POOL_MAX = 1024
+-- The object's count of fills so far (lhash.fill).
+local FILL = setmetatable({}, { __tostring = function() return "sat.hash.fill" end })
 
 local HASHMT = { __name = U.MT_HASH }
 local METHODS = {}
@@ -132,30 +137,129 @@ local function out_table(v, arg, top)
   return checktable(v, arg, top)
 end
 
--- Removes t[n + 1], t[n + 2], ... up to the first nil; with a pool, the tables among them go
--- to it, their keys k1 and k2 (shape references) cleared.
-local function trim_into(t, n, pool, k1, k2)
-  local size = pool and rawlen(pool) or 0
+-- where[v]: 0 when none.
+local function where_of(where, v)
+  local w = rawget(where, v)
+  return type(w) == "number" and w or 0
+end
+
+local function set_where(where, v, w)
+  if w ~= 0 then
+    rawset(where, v, w)
+  else
+    rawset(where, v, nil)
+  end
+end
+
+-- Takes the table v (at index i of the list) out of the pool: the last one fills its place.
+local function pool_remove(list, where, v, i)
+  local size = rawlen(list)
+  if i < 1 or i > size or rawget(list, i) ~= v then -- (not there: nothing to undo)
+    return
+  end
+  if i < size then
+    local last = rawget(list, size)
+    set_where(where, last, i)
+    rawset(list, i, last)
+  end
+  rawset(list, size, nil)
+end
+
+-- A new mark for one round of a fill (negative: where's marks of pooled tables are not).
+local function pool_mark(self)
+  local fill = rawget(self, FILL) + 1
+  if fill > 9007199254740000.0 then
+    fill = 1
+  end
+  rawset(self, FILL, fill)
+  return -fill
+end
+
+-- Makes t[k] a table of its own for the fill marked `take`: the table there unless another
+-- entry of this fill has it (taken out of the pool if the caller gave back a pooled table),
+-- else one from the pool, else, with make, a new one. False when it would need a new one and
+-- make is false: then nothing was made.
+local function pool_claim(list, where, t, k, take, make)
+  local v = rawget(t, k)
+  if istable(v) then
+    local w = where_of(where, v)
+    if w ~= take then
+      if w > 0 then
+        pool_remove(list, where, v, w)
+      end
+      set_where(where, v, take)
+      return true
+    end
+  end
+  local size = rawlen(list)
+  if size > 0 then
+    v = rawget(list, size)
+    rawset(list, size, nil)
+  elseif make then
+    v = {}
+  else
+    return false
+  end
+  set_where(where, v, take)
+  rawset(t, k, v)
+  return true
+end
+
+local make_response
+
+-- pool_claim for t[1..n]; with responses (and make), each made a response.
+local function pool_claim_all(self, t, n, take, make, responses)
+  local shapes = rawget(self, SHAPES)
+  local list, where = rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE)
+  local ok = true
+  local k = 1
+  while k <= n and ok do
+    ok = pool_claim(list, where, t, k, take, make)
+    if ok and responses and make then -- (without make: fill_response checks)
+      make_response(rawget(t, k))
+    end
+    k = k + 1
+  end
+  return ok
+end
+
+-- Removes t[n + 1], t[n + 2], ... up to the first nil; with a mark (the fill's, not 0), the
+-- tables among them go to the pool (each once, up to POOL_MAX; none that this fill has in
+-- t[1..n]), their shape references (shape, a, b, other) cleared.
+local function trim_into(self, t, n, take)
+  local list, where
+  if take ~= 0 then
+    local shapes = rawget(self, SHAPES)
+    list, where = rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE)
+  end
   while true do
     n = n + 1
     local v = rawget(t, n)
     if v == nil then
       return
     end
-    if pool and istable(v) then
-      rawset(v, k1, nil)
-      if k2 then
-        rawset(v, k2, nil)
+    if list and istable(v) then
+      local w = where_of(where, v)
+      if w <= 0 and w ~= take then
+        rawset(v, "shape", nil)
+        rawset(v, "a", nil)
+        rawset(v, "b", nil)
+        rawset(v, "other", nil)
+        local size = rawlen(list)
+        if size < POOL_MAX then
+          set_where(where, v, size + 1)
+          rawset(list, size + 1, v)
+        else
+          set_where(where, v, 0)
+        end
       end
-      size = size + 1
-      rawset(pool, size, v)
     end
     rawset(t, n, nil)
   end
 end
 
 local function trim(t, n)
-  trim_into(t, n, nil, nil, nil)
+  trim_into(nil, t, n, 0)
 end
 
 -- t[1..n] = the shapes of the handles, the rest trimmed; returns t.
@@ -168,22 +272,6 @@ local function return_shapes(self, t, ids, n)
   return t
 end
 
--- t[k] made a table if it is not one: one from the pool, or a new one.
-local function make_table_at(self, t, k, which)
-  if not istable(rawget(t, k)) then
-    local pool = rawget(self, SHAPES)[which]
-    local size = rawlen(pool)
-    local v
-    if size > 0 then
-      v = rawget(pool, size)
-      rawset(pool, size, nil)
-    else
-      v = {}
-    end
-    rawset(t, k, v)
-  end
-end
-
 -- t[k] when it is a table, else nil.
 local function get_table_at(t, k)
   local v = rawget(t, k)
@@ -193,20 +281,83 @@ local function get_table_at(t, k)
   return nil
 end
 
+-- luaL_checkinteger, as the world calls it (a number with an integer value).
+local function checkinteger(v, arg, top)
+  local n = checknumber(v, arg, top)
+  if n ~= floor(n) then
+    argerror(arg, "number has no integer representation")
+  end
+  return n
+end
+
+-- hash:mark() -> a new mark, for hash:claim and hash:trim (world:move's collisions).
+local function h_mark(self)
+  check_hash(self)
+  return pool_mark(self)
+end
+
+-- hash:claim(t, k, mark) -> t[k] made a table of its own for the fill marked `mark`: the one
+-- there unless t[j] has it for the same mark, else one from the pool, else a new one.
+local function h_claim(...)
+  local self, t, k, take = ...
+  local top = select("#", ...)
+  check_hash(self)
+  checktable(t, 2, top)
+  k = checkinteger(k, 3, top)
+  take = checknumber(take, 4, top)
+  if not (k >= 1) then
+    argerror(3, "index must be >= 1")
+  end
+  if not (take < 0) then
+    argerror(4, "not a mark")
+  end
+  local shapes = rawget(self, SHAPES)
+  local round = 0
+  while true do
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    pool_claim(rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE), t, k, take, true)
+    local v = get_table_at(t, k) -- (a finalizer run by a new table may change t)
+    if v ~= nil then
+      return v
+    end
+    round = round + 1
+  end
+end
+
+-- hash:trim(t, n, mark) -> t: t[n + 1], ... removed, their tables into the pool (trim_into).
+local function h_trim(...)
+  local self, t, n, take = ...
+  local top = select("#", ...)
+  check_hash(self)
+  checktable(t, 2, top)
+  n = checkinteger(n, 3, top)
+  take = checknumber(take, 4, top)
+  if not (n >= 0) then
+    argerror(3, "count must be >= 0")
+  end
+  if not (take < 0) then
+    argerror(4, "not a mark")
+  end
+  trim_into(self, t, n, take)
+  return t
+end
+
 -- ---- responses: made ready first, filled after ---------------------------------------------
 
 local RESPMT = RESP.RESPMT
 
 -- Gives the table r the response metatable (when it has none) and vecs under normal and mtv
 -- (where it has none), so that filling it makes nothing.
-local function make_response(r)
-  if rawmetatable(r) == nil then
-    setmetatable(r, RESPMT)
-  end
-  if tovec(rawget(r, "normal")) == nil then
+function make_response(r)
+  local n = rawget(r, "normal")
+  if tovec(n) == nil then
     rawset(r, "normal", push_vec(0.0, 0.0))
+    n = rawget(r, "normal") -- (after the allocation)
   end
-  if tovec(rawget(r, "mtv")) == nil then
+  local m = rawget(r, "mtv")
+  if tovec(m) == nil or rawequal(m, n) then
     rawset(r, "mtv", push_vec(0.0, 0.0))
   end
 end
@@ -230,9 +381,15 @@ local function fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip)
     mx, my = -mx + 0.0, -my + 0.0
     a_in_b, b_in_a = b_in_a, a_in_b
   end
-  if not set_vec_in_place(r, "normal", nx, ny) or not set_vec_in_place(r, "mtv", mx, my) then
+  local pn, pm = rawget(r, "normal"), rawget(r, "mtv")
+  if tovec(pn) == nil or tovec(pm) == nil or rawequal(pn, pm) then
     return false
   end
+  if rawmetatable(r) == nil then
+    setmetatable(r, RESPMT)
+  end
+  set_vec_in_place(r, "normal", nx, ny)
+  set_vec_in_place(r, "mtv", mx, my)
   rawset(r, "overlap", overlap)
   rawset(r, "aInB", a_in_b)
   rawset(r, "bInA", b_in_a)
@@ -285,7 +442,15 @@ local function h_remove(...)
   if handle == SAT_HASH_NONE then
     return false
   end
-  local n, dropped = H.sat_hash_remove(h, handle)
+  -- the room for the ids first: out of memory there leaves the shape in
+  local n = H.sat_hash_remove_count(h, handle)
+  for k = 1, n do
+    if rawget(out, k) == nil then
+      rawset(out, k, false)
+    end
+  end
+  local dropped
+  n, dropped = H.sat_hash_remove(h, handle)
   rawset(rawget(self, SHAPES), handle + 1, nil)
   for k = 1, n do
     rawset(out, k, dropped[k] + 1)
@@ -420,22 +585,23 @@ local function h_query_segment(...)
     argerror(4, "segment too long")
   end
   t = out_table(t, 6, top)
-  local n, round = 0, 0
+  local n, take
+  local round = 0
   while true do
+    take = pool_mark(self)
     if round == MAX_ROUNDS then
       too_many_rounds()
     end
-    for k = 1, n do
-      make_table_at(self, t, k, POOL_HITS)
-    end
     local idx
     n, idx = Q.sat_hash_query_segment(h, x1, y1, x2, y2)
-    if fill_hits(self, t, h, idx, n, x1, y1, x2, y2) then
+    if pool_claim_all(self, t, n, take, false, false) and
+        fill_hits(self, t, h, idx, n, x1, y1, x2, y2) then
       break
     end
+    pool_claim_all(self, t, n, pool_mark(self), true, false) -- (the hits are stale after: again)
     round = round + 1
   end
-  trim_into(t, n, rawget(self, SHAPES)[POOL_HITS], "shape", nil)
+  trim_into(self, t, n, take)
   return t
 end
 
@@ -464,22 +630,21 @@ local function h_collisions(...)
   local s = shape_arg(shape, 2, top)
   filter = filter and true or false
   t = out_table(t, 4, top)
-  local n, round = 0, 0
+  local n, take
+  local round = 0
   while true do
+    take = pool_mark(self)
     if round == MAX_ROUNDS then
       too_many_rounds()
     end
-    for k = 1, n do
-      make_table_at(self, t, k, POOL_RESPONSES)
-      make_response(rawget(t, k))
-    end
     n = Q.sat_hash_collisions(h, s, sat_hash_find(h, s), filter)
-    if fill_collisions(self, t, h, shape, n) then
+    if pool_claim_all(self, t, n, take, false, true) and fill_collisions(self, t, h, shape, n) then
       break
     end
+    pool_claim_all(self, t, n, pool_mark(self), true, true) -- (the pairs are stale after: again)
     round = round + 1
   end
-  trim_into(t, n, rawget(self, SHAPES)[POOL_RESPONSES], "a", "b")
+  trim_into(self, t, n, take)
   return t
 end
 
@@ -704,12 +869,12 @@ local function l_new_hash(...)
   if not (cell >= H.SAT_HASH_MIN_CELL and cell <= H.SAT_HASH_MAX_CELL) then
     argerror(1, "cell size must be between 1e-100 and 1e150")
   end
-  local shapes = { [POOL_HITS] = {}, [POOL_RESPONSES] = {} }
+  local shapes = { [POOL_LIST] = {}, [POOL_WHERE] = setmetatable({}, { __mode = "k" }) }
   local h = H.sat_hash_new(cell)
   if h == nil then
     nomem()
   end
-  local self = { [UD] = true, [CORE] = h, [SHAPES] = shapes }
+  local self = { [UD] = true, [CORE] = h, [SHAPES] = shapes, [FILL] = 0 }
   if U.VERSION < 52 and newproxy ~= nil then
     local gc = newproxy(true)
     getmetatable(gc).__gc = function() H.sat_hash_free(h) end
@@ -741,6 +906,9 @@ local hash_methods = {
   { "cells", h_cells },
   { "levels", h_levels },
   { "limits", h_limits },
+  { "mark", h_mark },
+  { "claim", h_claim },
+  { "trim", h_trim },
 }
 
 U.setfuncs(METHODS, hash_methods)

@@ -1034,6 +1034,24 @@ function M.sat_hash_remove(h, i)
   return n, dropped
 end
 
+--- sat_hash_remove_count(h, i) -> how many contact ids sat_hash_remove(h, i) would report
+-- (those of i's contacts some step has told of), so that a caller can make room first.
+function M.sat_hash_remove_count(h, i)
+  local n, k = 0, h.contacts[i]
+  local c_a, next0, next1, c_added = h.c_a, h.c_next0, h.c_next1, h.c_added
+  while k ~= SAT_HASH_NONE do
+    if not c_added[k] then
+      n = n + 1
+    end
+    if c_a[k] == i then
+      k = next0[k]
+    else
+      k = next1[k]
+    end
+  end
+  return n
+end
+
 --- sat_hash_find(h, s) -> s's handle in h, or SAT_HASH_NONE.
 function M.sat_hash_find(h, s)
   local m = s.members

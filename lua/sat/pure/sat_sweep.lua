@@ -31,9 +31,12 @@ local sat_collide = C.sat_collide
 
 local SWEEP_NONE, SWEEP_CONTACT, SWEEP_OVERLAP = 0, 1, 2
 
+-- has_line: a core is a segment when the shape has one of some length. A capsule of zero
+-- length (sat.capsule(x, y, x, y, r)) is a point, as a circle's core: its direction is a
+-- placeholder, so no line, normal or face of the sweep may come from it.
 local function has_segment(s)
   local k = s.kind
-  return k == SAT_SEGMENT or k == SAT_CAPSULE
+  return (k == SAT_SEGMENT or k == SAT_CAPSULE) and s.hlen > 0.0
 end
 
 -- What the ray found (struct sweep): the times of pressing in (lo, hi), and the first touch:
