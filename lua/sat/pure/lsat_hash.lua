@@ -64,8 +64,8 @@ local MAX_ROUNDS = 64
 
 -- The object's private keys: the core's hash, and the user value (handle + 1 -> shape; the
 -- pools at 0 and -1).
-local CORE = setmetatable({}, { __tostring = function() return "sat.hash.core" end })
-local SHAPES = setmetatable({}, { __tostring = function() return "sat.hash.shapes" end })
+local CORE = setmetatable({}, { __tostring = function() return "hash: core key" end })
+local SHAPES = setmetatable({}, { __tostring = function() return "hash: shapes key" end })
 
 -- The pool, in the user value (lsat_hash.c's): the tables (POOL_LIST[1..size]), where each
 -- table is (POOL_WHERE, weak keys: table -> its index in the list, or the negative mark of the
@@ -856,7 +856,7 @@ end
 -- Lua 5.1 and LuaJIT finalize no table: the object holds a userdata whose finalizer frees its
 -- hash (a closure of the hash, never of the object, which it would keep alive).
 local newproxy = rawget(_G, "newproxy")
-local GC = setmetatable({}, { __tostring = function() return "sat.hash.gc" end })
+local GC = setmetatable({}, { __tostring = function() return "hash: gc key" end })
 
 -- core.newHash([cellSize])
 local function l_new_hash(...)
