@@ -7,7 +7,7 @@
 -- wrong results. The chaos build (make chaos, spec/fuzz/chaos.lua) runs such a finalizer at
 -- every allocation of every call; these are the findings, kept.
 local sat = require("sat")
-local core = require("sat.core")
+local core = require("spec.support").core
 
 local jit = rawget(_G, "jit")
 local newproxy = rawget(_G, "newproxy")

@@ -705,9 +705,18 @@ local function shape_parts(...)
     local p = S.sat_compound_part(rec, i)
     local c = {}
     S.sat_shape_copy(c, p)
-    c.category = rec.category
-    c.mask = rec.mask
-    list[i + 1] = finish_shape(c)
+    local proxy = finish_shape(c)
+    -- copy_filter: the compound's bits, in the part's fields when they are not the defaults
+    local cat, mask = rec.category, rec.mask
+    if cat == 1 and mask == 0xFFFFFFFF then
+      S.sat_shape_set_filter(c, 1, 0xFFFFFFFF)
+    else
+      local filt = filter_table(proxy, c)
+      rawset(filt, "category", to_bits(cat))
+      rawset(filt, "mask", to_bits(mask))
+      S.sat_shape_set_filter(c, cat, mask)
+    end
+    list[i + 1] = proxy
   end
   return list
 end
