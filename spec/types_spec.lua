@@ -12,7 +12,8 @@ local sat = require("sat")
 local DEFS = "library/sat.lua"
 
 -- names the module has that are not public (README.md: internal to sat.world and sat.fast)
-local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true } }
+local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, transformBits = true,
+                                     setTransformBits = true } }
 
 local function readFile(path)
   local f = assert(io.open(path, "rb"))
