@@ -11,7 +11,7 @@
 -- saw ("log"). Every 50 frames the scene takes a snapshot, runs 20 frames, restores and runs
 -- them again: each frame's digest and log must come out as the first time (else an error).
 --
---   lua spec/replay/scene.lua [frames]        (LUA_PATH/LUA_CPATH as for the specs)
+--   lua spec/replay/scene.lua [frames [convex]]  (LUA_PATH/LUA_CPATH as for the specs)
 -- run(frames, print) is what a LÖVE build (spec/replay/love/main.lua) calls.
 local sat = require("sat")
 local bits = require("sat.world_state").bits
@@ -44,8 +44,29 @@ local function randInt(g, n) -- 0 .. n - 1
   return floor((nextRand(g) - 1) / 2147483646 * n)
 end
 
-function M.run(frames, out)
+-- convexOnly: compounds, concave outlines and chains made as boxes instead (for a backend that
+-- has no compounds yet: its digests are then compared with the native ones of the same run)
+function M.run(frames, out, convexOnly)
   local world = sat.world(48)
+  local function compound(parts)
+    if convexOnly then
+      local x, y = parts[1]:position()
+      return sat.box(x - 10, y - 10, 20, 20)
+    end
+    return sat.compound(parts)
+  end
+  local function concave(pts)
+    if convexOnly then
+      return sat.box(pts[1], pts[2], 20, 20)
+    end
+    return sat.concave(pts)
+  end
+  local function chain(pts)
+    if convexOnly then
+      return sat.box(pts[1], pts[2], 20, 20)
+    end
+    return sat.chain(pts)
+  end
   local g = { x = 20261127 }
   local log = mixer()
   local game = { nextId = 0, rng = g, log = log, frame = 0 }
@@ -63,8 +84,8 @@ function M.run(frames, out)
   end
   world:add(tag(sat.segment(0, 20, 0, 580), "wall"), "static")
   world:add(tag(sat.segment(600, 20, 600, 580), "wall"), "static")
-  world:add(tag(sat.chain({ 100, 300, 160, 320, 220, 300, 280, 340 }), "wall"), "static")
-  world:add(tag(sat.concave({ 400, 400, 480, 400, 480, 480, 440, 440, 400, 480 }), "wall"),
+  world:add(tag(chain({ 100, 300, 160, 320, 220, 300, 280, 340 }), "wall"), "static")
+  world:add(tag(concave({ 400, 400, 480, 400, 480, 480, 440, 440, 400, 480 }), "wall"),
     "static")
   -- movers of every kind
   local movers = {
@@ -73,7 +94,7 @@ function M.run(frames, out)
     tag(sat.polygon(300, 100, 320, 110, 310, 130, 295, 120), "mover"),
     tag(sat.capsule(400, 100, 430, 110, 6), "mover"),
     tag(sat.segment(500, 120, 520, 150), "mover"),
-    tag(sat.compound({ sat.circle(150, 200, 8), sat.box(160, 195, 20, 10) }), "mover"),
+    tag(compound({ sat.circle(150, 200, 8), sat.box(160, 195, 20, 10) }), "mover"),
     tag(sat.point(250, 250), "mover"),
   }
   for i = 1, #movers do
@@ -83,8 +104,8 @@ function M.run(frames, out)
   local spinners = {
     tag(sat.box(300, 300, 60, 8), "spinner"),
     tag(sat.capsule(150, 450, 210, 450, 5), "spinner"),
-    tag(sat.compound({ sat.box(450, 250, 30, 30), sat.circle(500, 265, 10) }), "spinner"),
-    tag(sat.concave({ 80, 500, 120, 500, 120, 540, 100, 520, 80, 540 }), "spinner"),
+    tag(compound({ sat.box(450, 250, 30, 30), sat.circle(500, 265, 10) }), "spinner"),
+    tag(concave({ 80, 500, 120, 500, 120, 540, 100, 520, 80, 540 }), "spinner"),
   }
   for i = 1, #spinners do
     world:add(spinners[i])
@@ -275,6 +296,6 @@ function M.run(frames, out)
 end
 
 if arg and arg[0] and arg[0]:match("scene%.lua$") then -- run as a script (not required)
-  M.run(tonumber(arg and arg[1]) or 2000, print)
+  M.run(tonumber(arg and arg[1]) or 2000, print, arg[2] == "convex")
 end
 return M
