@@ -88,7 +88,9 @@ M.bits = bits
 
 ------------------------------------------------------------------------------------------
 -- the hash: two lanes of h = (h * K + x) mod P over pieces x < 2^32, all exact in doubles
--- (h * K + x < 2^53) and in 5.3's integers alike
+-- (h * K + x < 2^53) and in 5.3's integers alike. A number's high word (sign, exponent, top
+-- of the mantissa) goes to the first lane, its low word to the second: every bit reaches the
+-- digest, at one step a lane per number.
 
 local P1, K1 = 2147483647, 4194301
 local P2H, K2 = 2147483629, 3141601
@@ -121,8 +123,7 @@ local function geometryHash(shape, x, y, h1, h2)
   end
   for i = 1, #pts do
     local a, b = bits(pts[i] - ((i % 2 == 1) and x or y))
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
   end
   return h1, h2
 end
@@ -156,34 +157,26 @@ function M.digest(self)
   for i = 1, n do
     local s = list[i]
     list[i] = false -- (the scratch keeps no shape alive)
-    local t = token[s]
-    h1, h2 = (h1 * K1 + t) % P1, (h2 * K2 + t) % P2H
-    t = geometryOf(s) * 2 + (hash:isStatic(s) and 1 or 0)
-    h1, h2 = (h1 * K1 + t) % P1, (h2 * K2 + t) % P2H
     local x, y, xl, yl, angle, scale, radius, category, mask = transformBits(s)
-    h1, h2 = (h1 * K1 + category) % P1, (h2 * K2 + category) % P2H
-    h1, h2 = (h1 * K1 + mask) % P1, (h2 * K2 + mask) % P2H
+    -- (the insertion number and the category to one lane, the geometry, the static flag
+    -- and the mask to the other)
+    h1, h2 = (h1 * K1 + token[s]) % P1,
+      (h2 * K2 + geometryOf(s) * 2 + (hash:isStatic(s) and 1 or 0)) % P2H
+    h1, h2 = (h1 * K1 + category) % P1, (h2 * K2 + mask) % P2H
     local a, b = bits(x)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(y)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(xl)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(yl)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(angle)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(scale)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
     a, b = bits(radius)
-    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + a) % P2H
-    h1, h2 = (h1 * K1 + b) % P1, (h2 * K2 + b) % P2H
+    h1, h2 = (h1 * K1 + a) % P1, (h2 * K2 + b) % P2H
   end
   for i = n, 1, -1 do
     list[i] = nil
