@@ -3,7 +3,8 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
+#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60; an input slower than
+#                     FUZZ_TIMEOUT=10 seconds fails)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600 or CHAOS_OPS=; CHAOS_SEED=)
 #   make love-demo    run the LÖVE demo
@@ -22,7 +23,8 @@
 #   make bench-build  what make bench runs, optimised, in build/bench
 #   make sources      the module's C sources, one a line (the rockspec lists the same)
 #   make objects      one object per source: build/obj/$(LUA)/{core,lua}/*.o
-#   make test-helpers the specs' helper modules (spec/helpers), next to the module
+#   make test-helpers the specs' helper modules (spec/helpers), next to the module, and the
+#                     native files the loader must refuse (loader-fixtures: build/fixtures/)
 #   make math-ulps    the own sin, cos, atan2, hypot: ulps against long double, ns per call
 
 LUA      ?= lua5.4
@@ -30,6 +32,7 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 SOAK_SECONDS ?= 600
 CHAOS_SECONDS ?= 600
 
@@ -169,7 +172,8 @@ chaos:
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=512 \
+	  -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
 
 # ---- benchmarks ---------------------------------------------------------------------------
@@ -208,7 +212,8 @@ $(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core
 # C modules before it frees the last objects, through that allocator.
 # satmath: the core's own sin, cos, atan2 and hypot (src/core/sat_math.c) as a Lua module,
 # for spec/math_spec.lua (the pure-Lua twin gives the same bits).
-test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so
+test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so \
+  loader-fixtures
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
@@ -412,6 +417,31 @@ $(BUILD)/macos-%/$(LUA)/sat/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MACOS_CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC -arch $* -bundle \
 	  -undefined dynamic_lookup $(BIND_INC) $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC)
+
+# ---- native files the dist loader must refuse ----------------------------------------------
+# make loader-fixtures: build/fixtures/, for spec/loader_spec.lua and the dist suite: a
+# library exporting luaopen_sat_core (spec/helpers/stub_module.c) cross-built for another
+# machine (foreign.so: aarch64 here, x86-64 on an arm64 host) and for Windows
+# (windows-x64.dll, mingw-w64). Each is skipped with a note when its compiler is missing;
+# the specs then patch a copy of the module instead.
+FIXTURES   := $(BUILD)/fixtures
+FOREIGN_CC ?= $(if $(filter arm64,$(HOST_ARCH)),x86_64-linux-gnu-gcc,aarch64-linux-gnu-gcc)
+.PHONY: loader-fixtures
+loader-fixtures: $(FIXTURES)/foreign.so $(FIXTURES)/windows-x64.dll
+
+$(FIXTURES)/foreign.so: spec/helpers/stub_module.c
+	@mkdir -p $(dir $@)
+	@if command -v $(FOREIGN_CC) >/dev/null 2>&1; then \
+	  echo "$(FOREIGN_CC) ... -o $@"; \
+	  $(FOREIGN_CC) $(WARN) -O2 $(SHARED) -o $@ spec/helpers/stub_module.c; \
+	else echo "note: no $(FOREIGN_CC): $@ not built"; fi
+
+$(FIXTURES)/windows-x64.dll: spec/helpers/stub_module.c
+	@mkdir -p $(dir $@)
+	@if command -v $(WIN_CC) >/dev/null 2>&1; then \
+	  echo "$(WIN_CC) ... -o $@"; \
+	  $(WIN_CC) $(WARN) -O2 -shared -s -o $@ spec/helpers/stub_module.c; \
+	else echo "note: no $(WIN_CC): $@ not built"; fi
 
 # ---- make repl ----------------------------------------------------------------------------
 # $(LUA) (lua5.4 unless LUA=luajit, ...) interactive, with this checkout's sat on its paths and

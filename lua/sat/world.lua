@@ -33,8 +33,8 @@ local argError, describe, allowed = check.argError, check.describe, check.allowe
 local worlds, badSelf = check.worlds, check.badSelf
 local checkShape, checkMember = check.checkShape, check.checkMember
 local checkNumber, checkCoord, toFinite = check.checkNumber, check.checkCoord, check.toFinite
-local checkOptFunction, checkOptTable, trailing =
-  check.checkOptFunction, check.checkOptTable, check.trailing
+local checkOptFunction, checkOptTable, trailing, checkResult =
+  check.checkOptFunction, check.checkOptTable, check.trailing, check.checkResult
 
 local DEFAULT_CELL_SIZE = 64
 -- The cell sizes the hash takes (its header: SAT_HASH_MIN_CELL, SAT_HASH_MAX_CELL).
@@ -58,7 +58,6 @@ local function newScratch()
     dropped = {},        -- hash:remove's ids: the contacts of the shape removed
     gone = {},           -- ids removals dropped since the last step read its delta
     move = movement.newMoveState(), -- false while a move has it
-    spare = {},          -- collision tables moves dropped from tables given to fill
   }
 end
 
@@ -275,6 +274,9 @@ function World:querySegment(x1, y1, x2, y2, a, b)
   x2 = checkCoord("querySegment", 3, x2)
   y2 = checkCoord("querySegment", 4, y2)
   local filter, out = trailing("querySegment", 5, a, b)
+  if out ~= nil then
+    checkResult("querySegment", b ~= nil and 6 or 5, out)
+  end
   return filterList(self.hash:querySegment(x1, y1, x2, y2, out), filter, "shape")
 end
 
@@ -304,6 +306,9 @@ function World:collisions(shape, out)
   if not worlds[self] then badSelf("collisions", self) end
   checkShape("collisions", 1, shape)
   checkOptTable("collisions", 2, out)
+  if out ~= nil then
+    checkResult("collisions", 2, out)
+  end
   local list = self.hash:collisions(shape, true, out)
   if self.filter == nil then
     return list

@@ -163,6 +163,22 @@ function M.trailing(fname, n, a, b)
   return a, b
 end
 
+-- A table the world fills with tables of its own (querySegment's hits, the responses of
+-- collisions and move): not one with weak values, whose entries the collector could take
+-- while it is filled (it failed, after rounds of refilling, with a message about a table
+-- changed under the call). n: its argument number.
+function M.checkResult(fname, n, t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" then
+    local mode = rawget(mt, "__mode")
+    if type(mode) == "string" and mode:find("v", 1, true) then
+      argError(3, fname, n, ("result table has weak values (__mode = %q): the tables put in " ..
+        "it could be collected while it is filled; give a table without weak values")
+        :format(mode))
+    end
+  end
+end
+
 function M.checkMember(self, fname, n, shape)
   if not isShape(shape) then
     argError(3, fname, n, "shape expected, got " .. typeName(shape))

@@ -10,10 +10,11 @@
 local check = require("sat.world_check")
 
 local sqrt = math.sqrt
-local type, error, pcall = type, error, pcall
+local error, pcall = error, pcall
 local worlds, badSelf = check.worlds, check.badSelf
 local checkMember, checkCoord = check.checkMember, check.checkCoord
 local trailing, describe, allowed = check.trailing, check.describe, check.allowed
+local checkResult = check.checkResult
 
 local M = {}
 
@@ -99,8 +100,8 @@ end
 -- allocate as the shapes met change) with the filter's answer for each and whether it was
 -- reported, and the normals of the surfaces the motion was turned along (pinned).
 function M.newMoveState()
-  return { shape = false, filter = false, cols = false, ncols = 0, buf = {}, seen = {},
-           kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0, others = {},
+  return { shape = false, filter = false, cols = false, ncols = 0, mark = 0, buf = {},
+           seen = {}, kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0, others = {},
            nothers = 0 }
 end
 
@@ -114,6 +115,7 @@ local function takeMoveState(self, shape, filter, cols)
     mv = M.newMoveState()
   end
   mv.shape, mv.filter, mv.cols, mv.ncols = shape, filter, cols, 0
+  mv.mark = self.hash:mark()
   return mv
 end
 
@@ -160,18 +162,9 @@ local function report(self, mv, o, other, kind, x, y)
     return
   end
   reported[i] = true
-  local cols, n = mv.cols, mv.ncols + 1
-  local c = cols[n]
-  if type(c) ~= "table" then
-    local spare = self.scratch.spare
-    local ns = #spare
-    if ns > 0 then
-      c, spare[ns] = spare[ns], nil
-    else
-      c = {}
-    end
-    cols[n] = c
-  end
+  local n = mv.ncols + 1
+  -- (the table there unless this move filled it already, else one of the world's pool)
+  local c = self.hash:claim(mv.cols, n, mv.mark)
   mv.ncols = n
   c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
   self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
@@ -343,6 +336,9 @@ function M.move(self, shape, dx, dy, a, b)
   dx = checkCoord("move", 2, dx)
   dy = checkCoord("move", 3, dy)
   local filter, cols = trailing("move", 4, a, b)
+  if cols ~= nil then
+    checkResult("move", b ~= nil and 5 or 4, cols)
+  end
   local x0, y0 = shape:position()
   checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
   checkCoord("move", 3, y0 + dy)
@@ -360,15 +356,7 @@ function M.move(self, shape, dx, dy, a, b)
     end
   end
   cols = mv.cols
-  local spare = self.scratch.spare
-  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
-    local c = cols[i]
-    if type(c) == "table" then
-      c.a, c.b, c.other = false, false, false
-      spare[#spare + 1] = c
-    end
-    cols[i] = nil
-  end
+  self.hash:trim(cols, mv.ncols, mv.mark) -- (the tables past the count go to the pool)
   releaseMoveState(self, mv)
   local x, y = shape:position()
   return x, y, cols

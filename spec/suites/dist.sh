@@ -4,17 +4,19 @@
 # folder; each native module exports luaopen_sat_core alone; from a copy of the zip's content
 # alone (no checkout on any path), lua5.4 and luajit load every module init.lua can require
 # (spec/dist/check.lua), and a Lua the folder has no module for gets an error naming the file
-# it looked for. Then a LÖVE 11 game made of spec/dist/main.lua and the folder runs headless
-# in each way a game ships: a folder, a .love with sat/native/ beside it, everything inside
-# the .love (copied to the save directory, reused on the next start, refreshed when the game's
-# copy changes, rewritten when the copy is damaged), and fused executables (binary inside,
-# binary beside).
+# it looked for; a native file that is garbage, truncated, or built for another machine or
+# system makes require fail with the reason (never a crash, never "No such file"). Then a
+# LÖVE 11 game made of spec/dist/main.lua and the folder runs headless in each way a game
+# ships: a folder, a .love with sat/native/ beside it, everything inside the .love (copied to
+# the save directory, reused on the next start, refreshed when the game's copy changes,
+# rewritten when the copy is damaged), and fused executables (binary inside, binary beside).
 # Without love or xvfb-run the LÖVE part is skipped with a note.
 # Last line: `dist: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
 . spec/suites/lib/report.sh
+. spec/suites/lib/limit.sh
 root=$(pwd)
 mkdir -p build/logs
 
@@ -96,14 +98,47 @@ else
   bad "the error without a native file names it" "$out"
 fi
 
-# a file that is not a library is reported with the system loader's reason, not a crash
-printf 'not a library' >"$work/none/sat/native/linux-$arch-lua54.so"
-out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
-if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so: .*\(invalid ELF\|too short\|file\)"; then
-  ok "a damaged native file is reported with the loader's reason"
-else
-  bad "a damaged native file is reported" "$out"
-fi
+# A damaged file, or one for another machine, is refused before the system's loader sees it
+# (handed to it, a truncated file killed the process: SIGBUS in dlopen, exit 135; a file for
+# another machine was "No such file or directory"): require fails, saying why, in each Lua.
+make --no-print-directory loader-fixtures >build/logs/dist-fixtures.log 2>&1
+refused() { # LUA FILE-NAME WHAT REASON: require('sat') with FILE-NAME made by the caller
+  out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' "$1" -e 'require("sat")' 2>&1)
+  rc=$?
+  if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qF "sat/native/$2: $4" &&
+     ! printf '%s\n' "$out" | grep -q "No such file or directory"; then
+    ok "$1, $3: require fails (exit 1) saying '$4'"
+  else
+    bad "$1, $3: require fails saying '$4' (exit $rc)" "$out"
+  fi
+}
+for lua in lua5.4 luajit; do
+  abi=$lua; [ "$lua" = lua5.4 ] && abi=lua54
+  file=linux-$arch-$abi.so
+  cp "$work/plain/sat/native/$file" "$work/whole.so"
+  size=$(wc -c <"$work/whole.so")
+  printf 'not a library' >"$work/none/sat/native/$file"
+  refused "$lua" "$file" "a file that is not a library" "not a native library (no ELF, PE or Mach-O header)"
+  for cut in 12288 $((size / 2)) $((size - 1)); do
+    head -c "$cut" "$work/whole.so" >"$work/none/sat/native/$file"
+    refused "$lua" "$file" "its native file cut to $cut bytes" "truncated ($cut bytes, its header needs"
+  done
+  if [ -f build/fixtures/foreign.so ]; then
+    other=$(file -b build/fixtures/foreign.so | sed -n 's/.*ARM aarch64.*/arm64/p; s/.*x86-64.*/x86-64/p')
+    cp build/fixtures/foreign.so "$work/none/sat/native/$file"
+    refused "$lua" "$file" "its native file built for $other" \
+      "wrong architecture ($other file, this is $(echo "$arch" | sed 's/^x64$/x86-64/'))"
+  else
+    echo "note: no build/fixtures/foreign.so (no cross compiler): the wrong-architecture case is the loader spec's"
+  fi
+  if [ -f build/fixtures/windows-x64.dll ]; then
+    cp build/fixtures/windows-x64.dll "$work/none/sat/native/$file"
+    want="not a library for Linux or macOS (a Windows DLL, x86-64)"
+    [ "$lua" = luajit ] && want="not a library for Linux (a Windows DLL, x86-64)"
+    refused "$lua" "$file" "a Windows DLL in its place" "$want"
+  fi
+  rm -f "$work/none/sat/native/$file"
+done
 
 # ---- LÖVE: the three ways to ship, and fused ------------------------------------------------
 if ! command -v love >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
@@ -125,7 +160,8 @@ run() {
   name=$1
   shift
   rm -f "$out"
-  XDG_DATA_HOME=$xdg SAT_DIST_OUT=$out timeout 120 xvfb-run -a "$@" >"$work/love.log" 2>&1
+  limited 120 120 env XDG_DATA_HOME="$xdg" SAT_DIST_OUT="$out" xvfb-run -a "$@" \
+    >"$work/love.log" 2>&1
   rc=$?
   loaded=""
   copied=""

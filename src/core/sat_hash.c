@@ -521,6 +521,14 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     return n;
 }
 
+int sat_hash_remove_count(const sat_hash *h, uint32_t i)
+{
+    int n = 0;
+    for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = h->c[k].next[side(&h->c[k], i)])
+        n += !(h->c[k].flags & C_ADDED);
+    return n;
+}
+
 uint32_t sat_hash_find(const sat_hash *h, const sat_shape *s)
 {
     for (const struct sat_member *m = s->members; m; m = m->next) {
