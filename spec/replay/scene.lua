@@ -153,7 +153,7 @@ function M.run(frames, out, convexOnly)
     return not (a.role == "spark" and b.role == "spark")
   end)
 
-  local shapesBuf, hits, cols, found = {}, {}, {}, {}
+  local shapesBuf, hits, cols, rcols, found = {}, {}, {}, {}, {}
 
   local function frame(f)
     -- movers: a direction from the generator every 16 frames, else steady
@@ -169,7 +169,8 @@ function M.run(frames, out, convexOnly)
       mixInt(log, #c)
       for k = 1, #c do
         mixInt(log, c[k].other.sid)
-        mixNum(log, c[k].t or 0)
+        mixNum(log, c[k].x)
+        mixNum(log, c[k].overlap)
       end
       if x < 10 or x > 590 or y < 20 or y > 580 then
         m:moveTo(300 + i * 7.25, 300 - i * 3.5)
@@ -235,7 +236,7 @@ function M.run(frames, out, convexOnly)
     end
     q = world:queryShape(spinners[1], nil, found)
     for i = 1, #q do mixInt(log, q[i].sid) end
-    local rs = world:collisions(movers[f % #movers + 1], cols)
+    local rs = world:collisions(movers[f % #movers + 1], rcols)
     for i = 1, #rs do
       mixInt(log, rs[i].b.sid)
       mixNum(log, rs[i].overlap)
