@@ -453,6 +453,27 @@ function World:step() end
 ---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
 function World:move(shape, dx, dy, filter, cols) end
 
+---A hash of everything that decides the world's future (every shape's exact transform, kind
+---and geometry, static flag, filter bits, the membership and its order, the pairs told): equal
+---worlds give equal digests on every platform and backend (docs/determinism.md).
+---@return string digest 16 hex digits
+function World:digest() end
+
+---What `restore` puts back: the membership in order, static flags, exact transforms, filter
+---bits, the pairs told. Not the game's own fields, the handlers or the setFilter function.
+---@class sat.Snapshot
+
+---Copies the world's state into `t` (reused with no garbage) or a new table.
+---@param t? sat.Snapshot
+---@return sat.Snapshot snap
+function World:snapshot(t) end
+
+---Puts back the state `snap` took: shapes added since leave, those removed come back in their
+---order; no event fires. Replaying the same calls then gives the same bits and events.
+---@param snap sat.Snapshot
+---@return self
+function World:restore(snap) end
+
 -- ---- sat.debug ----------------------------------------------------------------------------
 
 ---A colour `{r, g, b [, a]}` in LÖVE 11's 0..1 range.

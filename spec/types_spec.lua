@@ -16,7 +16,8 @@ local it_world = support.needs(it, pending, "world")
 local DEFS = "library/sat.lua"
 
 -- names the module has that are not public (README.md: internal to sat.world and sat.fast)
-local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true } }
+local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, transformBits = true,
+                                     setTransformBits = true } }
 
 local function readFile(path)
   local f = assert(io.open(path, "rb"))

@@ -157,7 +157,9 @@ check() {
       need_windows
       need_cmd wine "wine wine64"
       need_cmd x86_64-w64-mingw32-objdump binutils-mingw-w64-x86-64
-      need_cmd file file ;;
+      need_cmd file file
+      need_cmd qemu-aarch64 qemu-user           # the replay suite's aarch64 part
+      need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu ;;
     *) echo "deps.sh: unknown target '$target'" >&2; exit 2 ;;
   esac
 }
@@ -200,6 +202,14 @@ if [ -n "$missing" ]; then
 fi
 
 # ---- the Debian sources the Windows build cross-compiles --------------------------------
+# The replay suite's aarch64 Luas (tools/aarch64-root.sh): Debian's arm64 packages, unpacked.
+if [ "$target" = test ] && have dpkg >/dev/null && have apt-get >/dev/null; then
+  if [ "$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64 && apt-get update -qq
+  fi
+  sh "$(dirname "$0")/aarch64-root.sh" || echo "deps: tools/aarch64-root.sh failed (the replay suite skips aarch64)" >&2
+fi
+
 case $target in dist | windows | test) ;; *) exit 0 ;; esac
 [ -f build/windows-x64/src/luajit/src/lua.h ] && [ -f build/windows-x64/src/lua5.4/src/lua.h ] &&
   exit 0

@@ -16,7 +16,7 @@
 -- a deterministic order: insertion order into the world (a pair (a, b) has a added first),
 -- never `pairs` order.
 --
--- One World, in four files by concern; this one requires the others, which never require
+-- One World, in five files by concern; this one requires the others, which never require
 -- it:
 --   world.lua         the module: new, membership, queries, callbacks
 --   world_check.lua   argument checks
@@ -26,6 +26,7 @@ local core = require("sat.backend").core
 local check = require("sat.world_check")
 local events = require("sat.world_events")
 local movement = require("sat.world_move")
+local state = require("sat.world_state")
 
 local pcall, error, tostring = pcall, error, tostring
 local argError, describe, allowed = check.argError, check.describe, check.allowed
@@ -352,5 +353,9 @@ end
 -- (world_move.lua): documented there.
 World.step = events.step
 World.move = movement.move
+-- world:digest(), world:snapshot([t]) and world:restore(snap) (world_state.lua)
+World.digest = state.digest
+World.snapshot = state.snapshot
+World.restore = state.restore
 
 return { new = new, World = World }

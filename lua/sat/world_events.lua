@@ -512,6 +512,9 @@ local function stepOnStack(self)
   return false
 end
 
+-- (for world_state.lua's restore)
+M.link, M.stepOnStack = link, stepOnStack
+
 --- The table of threads stepping a world (see stepOnStack), for world.new.
 function M.newSteppers()
   return setmetatable({}, { __mode = "k" })
