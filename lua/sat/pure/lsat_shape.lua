@@ -725,6 +725,27 @@ local function l_is_shape(v)
   return toshape(v) ~= nil
 end
 
+-- ---- exact transforms, for the world's digest and snapshots (lua/sat/world_state.lua) --
+
+-- core.transformBits(shape) -> x, y, xlo, ylo, angle, scale, radius, category, mask: what the
+-- record holds, unrounded (the twin of lsat_shape.c's l_transform_bits).
+local function l_transform_bits(...)
+  local rec = U.checkshape((...), 1, select("#", ...))
+  return rec.px, rec.py, rec.plx, rec.ply, rec.angle, rec.scale, rec.radius, rec.category,
+    rec.mask
+end
+
+-- core.setTransformBits(shape, x, y, xlo, ylo, angle, scale, radius) -> shape
+local function l_set_transform_bits(...)
+  local s, x, y, xl, yl, a, k, r = ...
+  local top = select("#", ...)
+  local rec = U.checkshape(s, 1, top)
+  x, y = U.checkfinite(x, 2, top), U.checkfinite(y, 3, top)
+  xl, yl = U.checkfinite(xl, 4, top), U.checkfinite(yl, 5, top)
+  a, k, r = U.checkfinite(a, 6, top), U.checkfinite(k, 7, top), U.checkfinite(r, 8, top)
+  return (transformed(s, S.sat_shape_set_transform(rec, x, y, xl, yl, a, k, r)))
+end
+
 local shape_meta = { { "__newindex", shape_newindex }, { "__tostring", shape_tostring } }
 
 local shape_methods = {
@@ -751,7 +772,8 @@ local module_funcs = {
   { "circle", l_circle }, { "point", l_point }, { "polygon", l_polygon },
   { "box", l_box }, { "segment", l_segment }, { "capsule", l_capsule },
   { "concave", l_concave }, { "compound", l_compound }, { "chain", l_chain },
-  { "isShape", l_is_shape },
+  { "isShape", l_is_shape }, { "transformBits", l_transform_bits },
+  { "setTransformBits", l_set_transform_bits },
 }
 
 -- The tables a shape's keys are looked up in (see the top): each kind's metatable and filter
