@@ -15,9 +15,7 @@
 -- arithmetic (no string formatting, no math.frexp, no bit library), in every Lua.
 -- Part of sat.world (lua/sat/world.lua); requires none of the world's other files but
 -- world_check and world_events.
--- the chosen core (sat.backend, where the pure-Lua backend is in this checkout), else the C
-local hasBackend, backend = pcall(require, "sat.backend")
-local core = hasBackend and backend.core or require("sat.core")
+local core = require("sat.backend").core -- (the chosen backend's core)
 local check = require("sat.world_check")
 local events = require("sat.world_events")
 
