@@ -19,14 +19,8 @@ ops=${DIFF_OPS:-2500}
 long=${DIFF_SECONDS:-}
 pass=0
 fail=0
-# Compounds are left out of the short runs while the pure compounds differ from the native
-# ones (the board: pure-diff 08:55, seed 3 operation 2114); DIFF_COMPOUND=1 puts them back.
-# make fuzz (DIFF_SECONDS) keeps them in.
-if [ -z "$long" ]; then
-  DIFF_COMPOUND=${DIFF_COMPOUND:-0}
-else
-  DIFF_COMPOUND=${DIFF_COMPOUND:-1}
-fi
+# Compounds are in (DIFF_COMPOUND=0 leaves them out).
+DIFF_COMPOUND=${DIFF_COMPOUND:-1}
 export DIFF_COMPOUND
 
 # run <lua> <flags> <seed> <ops> [seconds]: one run, counted; adds to the interpreter's sums

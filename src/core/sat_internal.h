@@ -436,7 +436,8 @@ double sat__compound_area(const sat_shape *s);
 int sat__compound_contains(const sat_shape *s, double x, double y);
 /* Pair tests with b a compound (a of any kind, the first in sat_collide's order), in
  * sat_union.c, which tests the part pairs (never compounds) with fns: sat_collide.c passes
- * its sat_test and sat_collide (a call back, so that sat_union.c depends on no other file);
+ * its sat_test and part_collide, a sat_collide whose identical parts run in the caller's
+ * order (a call back, so that sat_union.c depends on no other file);
  * the swept test in sat_sweep.c. */
 typedef struct sat__pair_fns {
     int (*test)(const sat_shape *a, const sat_shape *b);

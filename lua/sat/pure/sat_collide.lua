@@ -1056,8 +1056,9 @@ row(SAT_CAPSULE, SAT_CAPSULE, explainer(segment_segment))
 
 -- Whether a is computed first. Total and independent of argument order: the kinds, then the
 -- shapes' own state, then the caller's id, then (identical shapes, equal ids) the C's
--- memory order, which a record may stand in for with a number `addr` (none: a first).
-local function same_kind_first(a, b)
+-- memory order, which a record may stand in for with a number `addr` (none: a first); with
+-- `tie` given (the C's same_kind_order), that instead.
+local function same_kind_first(a, b, tie)
   local x, y = a.px, b.px
   if x ~= y then
     return x < y
@@ -1097,6 +1098,9 @@ local function same_kind_first(a, b)
   x, y = a.id, b.id
   if x ~= y then
     return x < y
+  end
+  if tie ~= nil then
+    return tie
   end
   return (a.addr or 0) <= (b.addr or 0)
 end
@@ -1143,6 +1147,28 @@ end
 -- overlap or touch; 0 (r untouched) otherwise.
 function M.sat_collide(a, b, r)
   local swapped = not comes_first(a, b)
+  if swapped then
+    a, b = b, a
+  end
+  local hit, depth, nx, ny, a_in_b, b_in_a = COLLIDE[a.kind * SAT_KIND_COUNT + b.kind + 1](a, b)
+  if hit == 0 then
+    return 0
+  end
+  finish(r, swapped, depth, nx, ny, a_in_b, b_in_a)
+  return 1
+end
+
+--- sat__part_collide(a, b, r): sat_collide for a part pair of a compound pair (sat_union.lua's):
+-- identical parts with equal ids run in the caller's order, which follows the compounds' (the
+-- C's part_collide says why).
+function M.sat__part_collide(a, b, r)
+  local ka, kb = a.kind, b.kind
+  local swapped
+  if ka ~= kb then
+    swapped = not (ka < kb)
+  else
+    swapped = not same_kind_first(a, b, true)
+  end
   if swapped then
     a, b = b, a
   end

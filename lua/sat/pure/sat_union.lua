@@ -2,7 +2,7 @@
 -- exact MTV of the union of their parts by the pruned search, sat_test over part pairs, and
 -- containment): sat__compound_test(a, b) -> 1/0, sat__compound_collide(a, b, r) -> 1/0 (r a
 -- sat_result table: overlap, nx, ny, mx, my, a_in_b, b_in_a). sat_collide.lua dispatches a
--- pair with a compound here; the part pairs are tested by its sat_test and sat_collide (the
+-- pair with a compound here; the part pairs are tested by its sat_test and sat__part_collide (the
 -- C passes them as functions; here the module is required when first needed).
 --
 -- Layout of the C's structures here (every index the C's, 0-based):
@@ -41,11 +41,12 @@ local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_OK, SAT_FORM_CONCAVE, SAT_TOUCH_REL = K.SAT_OK, K.SAT_FORM_CONCAVE, K.SAT_TOUCH_REL
 
--- sat_collide.lua's sat_test and sat_collide (it requires this file when a compound is met).
+-- sat_collide.lua's sat_test and sat__part_collide (its sat_collide for part pairs; it
+-- requires this file when a compound is met).
 local pair_test, pair_collide
 local function fns()
   local C = require("sat.pure.sat_collide")
-  pair_test, pair_collide = C.sat_test, C.sat_collide
+  pair_test, pair_collide = C.sat_test, C.sat__part_collide
 end
 
 local function part_of(s, i) -- (i: 0-based)
