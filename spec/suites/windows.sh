@@ -151,7 +151,7 @@ for lua in luajit lua5.4; do
   esac
 done
 rm "$work/sat/native/windows-x64-luajit.dll"
-out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
+out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
 if printf '%s\n' "$out" | grep -q 'no native module fits LuaJIT on Windows x64' &&
    printf '%s\n' "$out" | grep -q 'windows-x64-luajit.dll (no such file)'; then
   wok "luajit under wine: without its DLL, the error names windows-x64-luajit.dll"
@@ -165,7 +165,7 @@ dll=$work/sat/native/windows-x64-lua54.dll
 cp "$dll" "$work/whole.dll"
 size=$(wc -c <"$work/whole.dll")
 head -c $((size / 2)) "$work/whole.dll" >"$dll"
-out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
 if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: truncated ($((size / 2)) bytes, its header needs"; then
   wok "lua5.4 under wine: a truncated DLL is refused as truncated"
 else
@@ -173,7 +173,7 @@ else
 fi
 if make --no-print-directory loader-fixtures >/dev/null 2>&1 && [ -f build/fixtures/foreign.so ]; then
   cp build/fixtures/foreign.so "$dll"
-  out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+  out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
   if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: not a library for Windows (an ELF library, "; then
     wok "lua5.4 under wine: a Linux library in the DLL's place is refused as one"
   else

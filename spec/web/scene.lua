@@ -97,7 +97,7 @@ local function describe(emit, name, s)
   emit("shape " .. name .. " " .. join(s:kind(), s:position()) .. " rot " .. join(s:rotation()))
   emit("  bbox " .. join(s:bbox()) .. " area " .. join(s:area()))
   local kind = s:kind()
-  if kind == "polygon" or (kind == "compound" and name ~= "compound") then
+  if kind == "polygon" or (kind == "compound" and name:sub(1, 8) ~= "compound") then
     emit("  vertices " .. join(unpack(s:vertices())))
   end
   if kind == "circle" or kind == "capsule" then
