@@ -171,25 +171,7 @@ local function same(want, got, what)
   end
 end
 
--- The filter bits the broad phase uses for shape s (near the origin), read through it: a
--- box over everything whose mask, then category, is one bit at a time.
-local probeHash = core.newHash(1e4)
-local probe = sat.box(-5e3, -5e3, 1e4, 1e4)
-probeHash:add(probe)
-local function filterBits(s)
-  local cat, mask = 0, 0
-  for k = 0, 31 do
-    probe.category, probe.mask = 0xFFFFFFFF, 2 ^ k
-    if #probeHash:collisions(s, true) > 0 then
-      cat = cat + 2 ^ k
-    end
-    probe.category, probe.mask = 2 ^ k, 0xFFFFFFFF
-    if #probeHash:collisions(s, true) > 0 then
-      mask = mask + 2 ^ k
-    end
-  end
-  return cat, mask
-end
+local filterBits = require("spec.support").filterBits
 
 describe("a finalizer run inside a call of sat (issue 25)", function()
   it("turning the shape clone() copies: the copy has room for what it copies (#1)", function()

@@ -9,7 +9,6 @@
 -- shapes equal those of the same call made with memory to spare; and a shape a failure
 -- left behind takes the call again and ends the same.
 local sat = require("sat")
-local core = require("spec.support").core
 
 local found, failalloc = pcall(require, "failalloc")
 if not found then
@@ -32,25 +31,7 @@ local function failing(n, f, ...)
   return ok, result, refused
 end
 
--- The filter bits the broad phase uses for shape s, read through it (a box over everything
--- whose mask, then category, is one bit at a time).
-local probeHash = core.newHash(1e4)
-local probe = sat.box(-5e3, -5e3, 1e4, 1e4)
-probeHash:add(probe)
-local function filterBits(s)
-  local cat, mask = 0, 0
-  for k = 0, 31 do
-    probe.category, probe.mask = 0xFFFFFFFF, 2 ^ k
-    if #probeHash:collisions(s, true) > 0 then
-      cat = cat + 2 ^ k
-    end
-    probe.category, probe.mask = 2 ^ k, 0xFFFFFFFF
-    if #probeHash:collisions(s, true) > 0 then
-      mask = mask + 2 ^ k
-    end
-  end
-  return cat, mask
-end
+local filterBits = require("spec.support").filterBits
 
 -- Every observable of shape s, as a flat list (nil as false); with `bits`, the filter bits as
 -- the broad phase reads them too (64 queries: for the operations that write fields, the only

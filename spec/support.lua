@@ -172,4 +172,28 @@ function support.rng(seed)
   }
 end
 
+-- support.filterBits(s) -> category, mask: the filter bits the broad phase uses for shape s
+-- (near the origin), read through it: a box over everything whose mask, then category, is
+-- one bit at a time (made on first use, on the backend under test).
+local probeHash, probe
+function support.filterBits(s)
+  if probeHash == nil then
+    probeHash = support.core.newHash(1e4)
+    probe = require("sat").box(-5e3, -5e3, 1e4, 1e4)
+    probeHash:add(probe)
+  end
+  local cat, mask = 0, 0
+  for k = 0, 31 do
+    probe.category, probe.mask = 0xFFFFFFFF, 2 ^ k
+    if #probeHash:collisions(s, true) > 0 then
+      cat = cat + 2 ^ k
+    end
+    probe.category, probe.mask = 2 ^ k, 0xFFFFFFFF
+    if #probeHash:collisions(s, true) > 0 then
+      mask = mask + 2 ^ k
+    end
+  end
+  return cat, mask
+end
+
 return support
