@@ -271,6 +271,11 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
 
   if _VERSION == "Lua 5.4" then
     pending("hash:add growing its table of shapes (#4): Lua 5.4 grows it in place, allocating nothing")
+  elseif _VERSION == "Lua 5.2" and support.native then
+    -- (Lua 5.2 calls the finalizers a cycle found all at once, at the step that ends it: the
+    -- native hash:add's one allocation is never that step. The C's code for 5.1-5.3 is one,
+    -- and held here under 5.1 and 5.3; the pure backend's add allocates often enough.)
+    pending("hash:add growing its table of shapes (#4): Lua 5.2 runs no finalizer inside the native call")
   else
     it("adding to the world while hash:add grows its table keeps both shapes (#4)", function()
       local w, x, s

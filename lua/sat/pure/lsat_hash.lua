@@ -409,20 +409,46 @@ local function h_add(...)
   if by ~= nil then
     checktable(by, 4, top)
   end
-  if sat_hash_find(h, s) ~= SAT_HASH_NONE then
-    return false
-  end
   if s.members == nil then
     s.members = false -- (sat_hash_insert's first write, made before the handle is reserved)
   end
-  local rc, handle = sat_hash_reserve(h)
-  if rc ~= 0 then
-    nomem()
+  -- Reserving the core's room and making the shape's keys in the tables of shapes allocate,
+  -- and may run a finalizer that adds to or removes from this hash (the handle reserved goes
+  -- to another shape, or the shape is added): after any of it, everything is asked again,
+  -- until a round allocates nothing (as the C's h_add).
+  local shapes = rawget(self, SHAPES)
+  local handle
+  for round = 0, MAX_ROUNDS do
+    if round == MAX_ROUNDS then
+      error("hash changed while a shape was being added", 2)
+    end
+    if sat_hash_find(h, s) ~= SAT_HASH_NONE then
+      return false
+    end
+    local rc
+    rc, handle = sat_hash_reserve(h)
+    if rc ~= 0 then
+      nomem()
+    end
+    local grew = false
+    if rawget(shapes, handle + 1) == nil then
+      rawset(shapes, handle + 1, false) -- (a key the next round finds made)
+      grew = true
+    end
+    if by ~= nil and rawget(by, handle + 1) == nil then
+      rawset(by, handle + 1, false)
+      grew = true
+    end
+    if not grew then
+      break
+    end
   end
-  rawset(rawget(self, SHAPES), handle + 1, shape)
+  -- from here to the insertion nothing allocates: sets of keys that exist
+  rawset(shapes, handle + 1, shape)
   if by ~= nil then
     rawset(by, handle + 1, shape)
   end
+  local rc
   rc, handle = sat_hash_insert(h, s, flags) -- (cannot fail once reserved)
   if rc ~= 0 then
     nomem()
@@ -451,7 +477,8 @@ local function h_remove(...)
   end
   local dropped
   n, dropped = H.sat_hash_remove(h, handle)
-  rawset(rawget(self, SHAPES), handle + 1, nil)
+  rawset(rawget(self, SHAPES), handle + 1, false) -- (the key kept: an add reusing the handle
+  -- makes none)
   for k = 1, n do
     rawset(out, k, dropped[k] + 1)
   end

@@ -902,6 +902,7 @@ local function reserve(h)
   while true do
     local i = h.nfree > 0 and h.free_head or h.eused
     local members = h.members
+    local grew = false
     if members[i] ~= nil then
       if i == h.eused then
         -- A new slot: every array it will be written into holds it already, and the lists
@@ -912,6 +913,7 @@ local function reserve(h)
         -- C's do: when the slot before is taken).
         for j = i, i + 1 do
           if h.shape[j] == nil then
+            grew = true
             h.shape[j], h.seq[j], h.stamp[j], h.contacts[j] = false, 0, 0, SAT_HASH_NONE
             h.x1[j], h.y1[j], h.x2[j], h.y2[j] = 0.0, 0.0, 0.0, 0.0
             h.lpos[j], h.level[j], h.span[j], h.cx[j], h.cy[j] = 0, 0, 0, 0.0, 0.0
@@ -919,24 +921,32 @@ local function reserve(h)
             h.filed[j], h.done[j], h.mark[j] = false, false, false
           end
           if h.dirty[j + 1] == nil then
+            grew = true
             h.dirty[j + 1] = SAT_HASH_NONE
           end
           if h.changed[j + 1] == nil then
+            grew = true
             h.changed[j + 1] = SAT_HASH_NONE
           end
           -- (and a query gathers into h.keys without making a key: no finalizer can run
           -- halfway through a gathering)
           if h.keys[j + 1] == nil then
+            grew = true
             h.keys[j + 1] = 0
           end
         end
       end
       for n = h.norder + 1, h.norder + 2 do
         if h.order[n] == nil then
+          grew = true
           h.order[n] = SAT_HASH_NONE
         end
       end
-      return 0, i
+      -- (growing an array may run a finalizer that inserts into this hash and takes slot i:
+      -- after a growth the slot is found again; a second pass grows nothing)
+      if not grew then
+        return 0, i
+      end
     end
     -- (making it may run a finalizer that inserts into this hash: the handle is found again)
     -- (every field a value, so that the table holds its keys: linking it makes none)
