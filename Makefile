@@ -1,6 +1,7 @@
 # sat - 2D SAT collision for Lua, with a C core.
 #   make              build the Lua module for LUA (lua5.4; luajit, lua5.1 or lua5.3 too)
 #   make test         install missing tools, build, run every suite, print the total
+#   make test-pure    the busted specs on the pure backend under every Lua (make test: 5.1, LuaJIT)
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
 #   make fuzz         the libFuzzer target (FUZZ_SECONDS=60; an input slower than
@@ -69,7 +70,7 @@ MODDIR   := $(BUILD)/$(LUA)
 MODULE   := $(MODDIR)/sat/core.so
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak pure-chaos \
+.PHONY: all test-pure module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak pure-chaos \
         bench-build bench deps test demo love-demo explorer install clean test-helpers
 
 all: $(MODULE)
@@ -261,6 +262,11 @@ deps:
 
 test: deps
 	@sh spec/run-tests.sh
+
+# the busted specs on the pure backend under every Lua, JIT on and off (make test: the Luas
+# that run it in games, spec/suites/busted-pure.sh)
+test-pure: deps
+	@BUSTED_PURE_RUNS=all sh spec/suites/busted-pure.sh
 
 demo:
 	@sh tools/deps.sh demo

@@ -4,10 +4,13 @@
 # "<name>: N passed, M failed"; its whole output goes to build/logs/suite-<name>.log.
 #
 # Two lanes: the C core's suites (c, c-san, fuzz: their own binaries under build/c and
-# build/fuzz, nothing shared with the Lua suites) run one after another in a second lane,
-# beside the rest, so that a two-core machine finishes in about half the time. SUITE_LANES=1
-# runs everything in one lane. No suite measures time, so the lanes' sharing of the machine
-# changes no result. The summary lists the suites in their fixed order.
+# build/fuzz) and the busted suite on the pure backend run one after another in a second
+# lane, beside the rest, so that a two-core machine finishes in about half the time. The
+# modules and the specs' helpers of every Lua are built first (make LUA=<lua> all
+# test-helpers), so that a lane's make finds them made and writes nothing another lane
+# reads. SUITE_LANES=1 runs everything in one lane. No suite measures time, so the lanes'
+# sharing of the machine changes no result. The summary lists the suites in their fixed
+# order.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/logs
@@ -21,7 +24,7 @@ rm -f build/logs/result-*
 cpu=${SUITE_CPU:-5400}
 idle=${SUITE_IDLE:-600}
 lanes=${SUITE_LANES:-2}
-c_lane=" c c-san fuzz "
+c_lane=" c c-san fuzz busted-pure "
 
 # run_suite NAME: runs spec/suites/NAME.sh into its log; writes "passed failed" to its result.
 run_suite() {
@@ -67,6 +70,11 @@ for name in build lint; do run_suite "$name"; show "$name"; done
 
 second=""
 if [ "$lanes" -gt 1 ]; then
+  for lua in lua5.4 luajit lua5.1 lua5.3 lua5.2; do
+    command -v "$lua" >/dev/null 2>&1 || continue
+    make --no-print-directory -s LUA="$lua" all test-helpers >"build/logs/prebuild-$lua.log" 2>&1 \
+      || echo "note: make LUA=$lua all test-helpers failed (build/logs/prebuild-$lua.log)"
+  done
   for name in $order; do
     case $c_lane in *" $name "*) second="$second $name" ;; esac
   done

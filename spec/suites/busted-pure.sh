@@ -1,10 +1,15 @@
 #!/bin/sh
 # The busted suite on the pure-Lua backend (SAT_BACKEND=lua): the same specs as busted.sh,
-# under each Lua, JIT on and off (spec/suites/lib/busted-run.sh). Specs about the C module
+# in make test under the interpreters that run it in games: Lua 5.1 (love.js, the web),
+# LuaJIT with the JIT on (LÖVE) and off (LÖVE on iOS, where no JIT runs); `make test-pure`
+# (BUSTED_PURE_RUNS=all) under every Lua, JIT on and off (spec/suites/lib/busted-run.sh);
+# the pure backend's own code is the same Lua on each. Specs about the C module
 # itself (sat.fast, its loader, its internals) are pending there with their reason, as are
 # those that need what the pure backend has not got yet. Last line
 # `busted-pure: N passed, M failed` (errors count as failed).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/busted-run.sh
-run_busted busted-pure lua
+runs=${BUSTED_PURE_RUNS:-lua5.1 luajit luajit-joff}
+[ "$runs" = all ] && runs="lua5.4 luajit luajit-joff lua5.1 lua5.3 lua5.2"
+run_busted busted-pure lua "$runs"

@@ -1,7 +1,8 @@
 # Sourced by the busted suites (busted.sh: the native backend, busted-pure.sh: the pure one):
 # runs every spec/*_spec.lua with busted under each Lua, on one backend.
-#   run_busted NAME BACKEND
-# Luas: lua5.4, luajit, luajit -joff (required), lua5.1, lua5.2, lua5.3 (when installed). Each
+#   run_busted NAME BACKEND [RUNS]
+# RUNS: the interpreters, by default lua5.4, luajit, luajit-joff (luajit -joff), lua5.1,
+# lua5.3, lua5.2; lua5.4 and luajit are required, the others run when installed. Each
 # first builds the module and the specs' helpers for its Lua (make LUA=... all test-helpers:
 # the pure backend's run needs them too, for the specs that compare it with the native module
 # and for the failalloc helper), then runs `<lua> busted -o TAP spec` with SAT_BACKEND set, so
@@ -19,7 +20,7 @@ run_busted() {
   total_pending=0
   busted=$(command -v busted || true)
   mkdir -p build/logs
-  for run in lua5.4 luajit luajit-joff lua5.1 lua5.3 lua5.2; do
+  for run in ${3:-lua5.4 luajit luajit-joff lua5.1 lua5.3 lua5.2}; do
     lua=${run%-joff}
     flags=
     [ "$run" = luajit-joff ] && flags=-joff
