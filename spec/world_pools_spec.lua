@@ -85,6 +85,40 @@ describe("a result table reused across the world's calls", function()
     assert.is_true(grown < 16, ("%.2f KB allocated over 500 frames"):format(grown))
   end)
 
+  it("hands out tables with no field of an earlier use but a response's two vectors", function()
+    local world, mover, probe = scene()
+    local t = {}
+    world:querySegment(-50, 0, 300, 0, t) -- 26 hits: shape, t, x, y, nx, ny
+    t[1].mine, t[2].mine = "game's own", "game's own"
+    local hit1 = t[1]
+    assert.are.equal("number", type(hit1.t))
+    world:move(mover, -30, 0, t) -- one collision, in t[1] (the hit's table); the rest pooled
+    local c = t[1]
+    assert.are.equal(hit1, c)
+    assert.is_nil(t[2])
+    local keys = {}
+    for k in pairs(c) do
+      keys[#keys + 1] = tostring(k)
+    end
+    table.sort(keys)
+    assert.are.same({ "a", "aInB", "b", "bInA", "mtv", "normal", "other", "overlap", "type", "x",
+      "y" }, keys)
+    assert.are.equal(mover, c.a)
+    assert.are.equal(-1, c.normal.x)
+    -- a collision's table become a hit: its normal and mtv stay (the next response fills
+    -- them in place), nothing else of the collision
+    world:collisions(probe, t) -- the wall, and the mover
+    world:querySegment(-50, 0, 300, 0, t)
+    for i = 1, #t do
+      local hit = t[i]
+      for k in pairs(hit) do
+        assert.is_true(k == "shape" or k == "t" or k == "x" or k == "y" or k == "nx" or k == "ny"
+          or k == "normal" or k == "mtv", ("hit %d has the field %s"):format(i, tostring(k)))
+      end
+      assert.is_nil(rawget(hit, "mine"))
+    end
+  end)
+
   it("never puts one table in two places, whatever the caller aliased", function()
     local world, mover, probe = scene()
     local t = {}

@@ -77,9 +77,8 @@ static int push_shapes(lua_State *L)
 
 /* The pool, in the user value: the tables (POOL_LIST[1..size]), where each table is
  * (POOL_WHERE, weak keys: table -> its index in the list, or the negative mark of the fill
- * that took it last), and the string "other" (move's key for the other shape, cleared with
- * shape, a and b when a table goes in). */
-enum { POOL_LIST = 0, POOL_WHERE = -1, POOL_OTHER = -2, POOL_FIRST_KEY = POOL_OTHER };
+ * that took it last). */
+enum { POOL_LIST = 0, POOL_WHERE = -1, POOL_FIRST_KEY = POOL_WHERE };
 
 /* The most tables the pool keeps: more are dropped to the collector. */
 #define POOL_MAX 1024
@@ -148,6 +147,23 @@ static lua_Number pool_mark(lhash *lh)
     return -lh->fill;
 }
 
+/* Empties the table at r but for the vectors under normal and mtv, which a response filled
+ * into it later reuses (its metatable stays too): a table from the pool starts bare,
+ * whatever it was before (a segment hit's t, a collision's type, the game's own fields), so
+ * that no such field of an earlier use shows in a later one. */
+static void clear_table(lua_State *L, int r)
+{
+    lua_pushnil(L);
+    while (lua_next(L, r)) {
+        lua_pop(L, 1);
+        if (lua_rawequal(L, -1, LSAT_KEY(LSAT_K_NORMAL)) || lua_rawequal(L, -1, LSAT_KEY(LSAT_K_MTV)))
+            continue;
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, r); /* (clearing a field during the traversal is allowed) */
+    }
+}
+
 /* Makes t[k] (t absolute; the pool's list and where at list and list + 1) a table of its own
  * for the fill marked `take`: the table there unless another entry of this fill has it
  * (taken out of the pool if the caller gave back a table the pool held), else one from the
@@ -163,6 +179,8 @@ static int pool_claim(lua_State *L, int list, int t, int k, lua_Number take, int
         if (w != take) {
             if (w > 0)
                 pool_remove(L, list, where, v, (int)w);
+            else
+                clear_table(L, v); /* (an earlier fill's: what it held goes) */
             set_where(L, where, v, take);
             lua_pop(L, 1);
             return 1;
@@ -226,8 +244,7 @@ static int out_table(lua_State *L, int arg)
 
 /* Removes t[n + 1], t[n + 2], ... up to the first nil; with a mark (the fill's, not 0), the
  * tables among them go to the pool (each once, up to POOL_MAX; none that this fill has in
- * t[1..n]), their shape references (shape, a, b, other) cleared. Allocates nothing but the
- * pool's own growth. */
+ * t[1..n]), emptied (clear_table). Allocates nothing but the pool's own growth. */
 static void trim_into(lua_State *L, int t, int n, lua_Number take)
 {
     int pool = take != 0;
@@ -242,18 +259,7 @@ static void trim_into(lua_State *L, int t, int n, lua_Number take)
             int r = lua_gettop(L), size = (int)lua_rawlen(L, list);
             lua_Number w = where_of(L, where, r);
             if (w <= 0 && w != take) {
-                static const int keys[3] = {LSAT_K_SHAPE, LSAT_K_A, LSAT_K_B};
-                int i;
-                for (i = 0; i < 3; i++) {
-                    lua_pushvalue(L, LSAT_KEY(keys[i]));
-                    lua_pushnil(L);
-                    lua_rawset(L, r);
-                }
-                sat_getuservalue(L, 1);
-                lua_rawgeti(L, -1, POOL_OTHER);
-                lua_pushnil(L);
-                lua_rawset(L, r);
-                lua_pop(L, 1);
+                clear_table(L, r);
                 if (size < POOL_MAX) {
                     set_where(L, where, r, size + 1);
                     lua_rawseti(L, list, size + 1);
@@ -949,8 +955,6 @@ static int l_new_hash(lua_State *L)
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
     lua_rawseti(L, -2, POOL_WHERE);
-    lua_pushliteral(L, "other");
-    lua_rawseti(L, -2, POOL_OTHER);
     sat_setuservalue(L, -2);
     lh->h = sat_hash_new(cell);
     if (lh->h == NULL)

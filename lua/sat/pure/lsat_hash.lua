@@ -37,6 +37,7 @@ local M = {}
 
 local type, rawget, rawset, select = type, rawget, rawset, select
 local setmetatable, getmetatable, tonumber = setmetatable, getmetatable, tonumber
+local next = next
 local floor = math.floor
 local format = string.format
 local tointeger = math.tointeger
@@ -175,6 +176,21 @@ local function pool_mark(self)
   return -fill
 end
 
+-- Empties table r but for the vectors under normal and mtv, which a response filled into it
+-- later reuses (its metatable stays too): a table from the pool starts bare, whatever it was
+-- before (a segment hit's t, a collision's type, the game's own fields), so that no such
+-- field of an earlier use shows in a later one.
+local function clear_table(r)
+  local k = next(r)
+  while k ~= nil do
+    local after = next(r, k)
+    if k ~= "normal" and k ~= "mtv" then
+      rawset(r, k, nil)
+    end
+    k = after
+  end
+end
+
 -- Makes t[k] a table of its own for the fill marked `take`: the table there unless another
 -- entry of this fill has it (taken out of the pool if the caller gave back a pooled table),
 -- else one from the pool, else, with make, a new one. False when it would need a new one and
@@ -186,6 +202,8 @@ local function pool_claim(list, where, t, k, take, make)
     if w ~= take then
       if w > 0 then
         pool_remove(list, where, v, w)
+      else
+        clear_table(v) -- (an earlier fill's: what it held goes)
       end
       set_where(where, v, take)
       return true
@@ -225,7 +243,7 @@ end
 
 -- Removes t[n + 1], t[n + 2], ... up to the first nil; with a mark (the fill's, not 0), the
 -- tables among them go to the pool (each once, up to POOL_MAX; none that this fill has in
--- t[1..n]), their shape references (shape, a, b, other) cleared.
+-- t[1..n]), emptied (clear_table).
 local function trim_into(self, t, n, take)
   local list, where
   if take ~= 0 then
@@ -241,10 +259,7 @@ local function trim_into(self, t, n, take)
     if list and istable(v) then
       local w = where_of(where, v)
       if w <= 0 and w ~= take then
-        rawset(v, "shape", nil)
-        rawset(v, "a", nil)
-        rawset(v, "b", nil)
-        rawset(v, "other", nil)
+        clear_table(v)
         local size = rawlen(list)
         if size < POOL_MAX then
           set_where(where, v, size + 1)
