@@ -12,6 +12,9 @@
 #     luajit with its JIT on (Debian's 2.1.0-beta3 fuses multiply-adds in compiled traces:
 #     sat.pure.jit turns the compiler off for the files whose arithmetic that would change;
 #     spec/replay/fma.lua checks that it knows when), pure backend lua5.4 and luajit (JIT on)
+#   the levels (spec/replay/level.lua: sat.level's grid and Tiled maps built again and again,
+#     so that their placement arithmetic gets compiled): native luajit (x86-64), aarch64 LuaJIT
+#     with its JIT on, native and pure, the same digests as native lua5.4
 #   the web: the scene in a love.js build (spec/replay/love/main.lua, packaged and run in
 #     headless Chromium by spec/web/run.sh, the web suite's harness): the pure backend on
 #     love.js's Lua 5.1 in WebAssembly
@@ -67,6 +70,20 @@ for l in lua5.1 lua5.3 luajit; do
   native "native-gcc-$l" "build/$l" "$l"
 done
 native "native-gcc-luajit-joff" build/luajit luajit -joff
+# the levels (spec/replay/level.lua: grid and Tiled maps built again and again, a digest per
+# build): reference native lua5.4; levelcheck NAME FILE compares FILE with it
+levelref=build/replay/level-ref.txt
+LUA_PATH=$paths LUA_CPATH="build/lua5.4/?.so;;" lua5.4 spec/replay/level.lua >"$levelref" 2>&1
+levelcheck() {
+  if [ "$(wc -l <"$levelref")" -ge 2 ] && cmp -s "$levelref" "$2"; then
+    ok "$1: the same $(wc -l <"$2" | tr -d ' ') level digests"
+  else
+    bad "$1: not the reference's level digests" "$(diff "$levelref" "$2" | head -n 6)"
+  fi
+}
+LUA_PATH=$paths LUA_CPATH="build/luajit/?.so;;" luajit spec/replay/level.lua \
+  >build/replay/level-luajit.txt 2>&1
+levelcheck "levels, native-gcc-luajit" build/replay/level-luajit.txt
 # this LuaJIT (x64: its compiler rounds a * b and adds; sat.pure.jit must say it does not fuse)
 if line=$(LUA_PATH=$paths luajit spec/replay/fma.lua 2>&1); then
   ok "$line"
@@ -185,6 +202,9 @@ else
     spec/replay/scene.lua "$frames" >"$out" 2>build/logs/replay-err.log ||
     cat build/logs/replay-err.log >>"$out"
   check "aarch64-native-luajit-jit-on" "$out"
+  LUA_PATH=$paths LUA_CPATH="build/aarch64/luajit/?.so;;" qemu "$root/usr/bin/luajit" \
+    spec/replay/level.lua >build/replay/level-aarch64-luajit.txt 2>&1
+  levelcheck "levels, aarch64-native-luajit-jit-on" build/replay/level-aarch64-luajit.txt
   # the pure backend: PUC Lua 5.4, and LuaJIT with its JIT on (every pure file interpreted
   # there, by sat.pure.jit)
   if [ -f lua/sat/backend.lua ]; then
@@ -196,6 +216,9 @@ else
       case $l in luajit) name=aarch64-pure-luajit-jit-on ;; *) name=aarch64-pure-$l ;; esac
       check "$name" "$out"
     done
+    SAT_BACKEND=lua LUA_PATH=$paths LUA_CPATH=";;" qemu "$root/usr/bin/luajit" \
+      spec/replay/level.lua >build/replay/level-aarch64-pure-luajit.txt 2>&1
+    levelcheck "levels, aarch64-pure-luajit-jit-on" build/replay/level-aarch64-pure-luajit.txt
   fi
 fi
 
