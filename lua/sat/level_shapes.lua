@@ -320,4 +320,8 @@ function M.addAll(world, shapes, static)
   return shapes
 end
 
+-- A LuaJIT that fuses multiply-adds runs this file interpreted (the placement of tiles and outlines would round
+-- otherwise than the C core: sat.pure.jit says why); elsewhere nothing changes.
+require("sat.pure.jit").unfuse({ M })
+
 return M

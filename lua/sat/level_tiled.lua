@@ -1128,4 +1128,8 @@ function M.build(world, map, options)
   return S.addAll(world, ctx.shapes, static), warnings
 end
 
+-- A LuaJIT that fuses multiply-adds runs this file interpreted (the objects' transforms would round
+-- otherwise than the C core: sat.pure.jit says why); elsewhere nothing changes.
+require("sat.pure.jit").unfuse({ M })
+
 return M

@@ -362,4 +362,8 @@ function M.move(self, shape, dx, dy, a, b)
   return x, y, cols
 end
 
+-- A LuaJIT that fuses multiply-adds runs this file interpreted (the move's slide would round
+-- otherwise than the C core: sat.pure.jit says why); elsewhere nothing changes.
+require("sat.pure.jit").unfuse({ M })
+
 return M

@@ -8,12 +8,20 @@
 #   pure backend (SAT_BACKEND=lua), where this checkout has it: lua5.1/5.2/5.3/5.4/luajit
 #   Windows x64 under wine (make windows): luajit, lua5.4
 #   aarch64 Linux under qemu-user (module by gcc-aarch64-linux-gnu, Debian's arm64 Luas
-#     unpacked by tools/aarch64-root.sh): lua5.1, lua5.3, lua5.4, luajit -joff (Debian's arm64
-#     LuaJIT 2.1.0-beta3 fuses multiply-adds in its JIT and has no -O-fma flag: run with the JIT
-#     on, it is reported, not counted)
-# REPLAY_FRAMES frames (default 2000: about 1 s a run natively, 16 s under qemu).
-# The parts that cannot run here (no wine, no qemu or arm64 Luas, no pure backend) say so in
-# one line. Last line: `replay: N passed, M failed`.
+#     unpacked by tools/aarch64-root.sh): native lua5.1, lua5.3, lua5.4, luajit -joff and
+#     luajit with its JIT on (Debian's 2.1.0-beta3 fuses multiply-adds in compiled traces:
+#     sat.pure.jit turns the compiler off for the files whose arithmetic that would change;
+#     spec/replay/fma.lua checks that it knows when), pure backend lua5.4 and luajit (JIT on)
+#   the levels (spec/replay/level.lua: sat.level's grid and Tiled maps built again and again,
+#     so that their placement arithmetic gets compiled): native luajit (x86-64), aarch64 LuaJIT
+#     with its JIT on, native and pure, the same digests as native lua5.4
+#   the web: the scene in a love.js build (spec/replay/love/main.lua, packaged and run in
+#     headless Chromium by spec/web/run.sh, the web suite's harness): the pure backend on
+#     love.js's Lua 5.1 in WebAssembly
+# REPLAY_FRAMES frames (default 2000: about 1 s a run natively, 5 to 35 s under qemu, 15 s on
+# the web). The parts that cannot run here (no wine, no qemu or arm64 Luas, no node, npm or
+# chromium, no pure backend) say so in one line (the web part fails instead when CI=true, as
+# the web suite does). Last line: `replay: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/report.sh
@@ -62,6 +70,26 @@ for l in lua5.1 lua5.3 luajit; do
   native "native-gcc-$l" "build/$l" "$l"
 done
 native "native-gcc-luajit-joff" build/luajit luajit -joff
+# the levels (spec/replay/level.lua: grid and Tiled maps built again and again, a digest per
+# build): reference native lua5.4; levelcheck NAME FILE compares FILE with it
+levelref=build/replay/level-ref.txt
+LUA_PATH=$paths LUA_CPATH="build/lua5.4/?.so;;" lua5.4 spec/replay/level.lua >"$levelref" 2>&1
+levelcheck() {
+  if [ "$(wc -l <"$levelref")" -ge 2 ] && cmp -s "$levelref" "$2"; then
+    ok "$1: the same $(wc -l <"$2" | tr -d ' ') level digests"
+  else
+    bad "$1: not the reference's level digests" "$(diff "$levelref" "$2" | head -n 6)"
+  fi
+}
+LUA_PATH=$paths LUA_CPATH="build/luajit/?.so;;" luajit spec/replay/level.lua \
+  >build/replay/level-luajit.txt 2>&1
+levelcheck "levels, native-gcc-luajit" build/replay/level-luajit.txt
+# this LuaJIT (x64: its compiler rounds a * b and adds; sat.pure.jit must say it does not fuse)
+if line=$(LUA_PATH=$paths luajit spec/replay/fma.lua 2>&1); then
+  ok "$line"
+else
+  bad "LuaJIT: sat.pure.jit knows whether its compiler fuses multiply-adds" "$line"
+fi
 
 if command -v clang >/dev/null 2>&1; then
   for l in lua5.4 luajit; do
@@ -123,6 +151,13 @@ if command -v wine >/dev/null 2>&1 && command -v x86_64-w64-mingw32-gcc >/dev/nu
         spec/replay/scene.lua "$frames" </dev/null 2>build/logs/replay-err.log | tr -d '\r' >"$out"
       [ -s "$out" ] || cat build/logs/replay-err.log >>"$out"
       check "wine-x64-$l" "$out"
+      if [ $l = luajit ]; then
+        line=$(LUA_PATH=$paths timeout -k 10 120 wine "$exe" spec/replay/fma.lua </dev/null 2>/dev/null | tr -d '\r')
+        case $line in
+          *": agree") ok "wine-x64 $line" ;;
+          *) bad "wine-x64 LuaJIT: sat.pure.jit knows whether its compiler fuses multiply-adds" "$line" ;;
+        esac
+      fi
     done
   else
     tail -n 20 build/logs/replay-windows.log
@@ -156,18 +191,68 @@ else
       cat build/logs/replay-err.log >>"$out"
     check "aarch64-native-$l${args:+ $args}" "$out"
   done
-  # LuaJIT with its JIT on: reported, not counted (see the top)
+  # LuaJIT with its JIT on: does sat.pure.jit know that it fuses multiply-adds? Then the scene
+  if line=$(LUA_PATH=$paths qemu "$root/usr/bin/luajit" spec/replay/fma.lua 2>&1); then
+    ok "aarch64 $line"
+  else
+    bad "aarch64 LuaJIT: sat.pure.jit knows whether its compiler fuses multiply-adds" "$line"
+  fi
   out=build/replay/aarch64-luajit-jit.txt
   LUA_PATH=$paths LUA_CPATH="build/aarch64/luajit/?.so;;" qemu "$root/usr/bin/luajit" \
-    spec/replay/scene.lua "$frames" >"$out" 2>&1
-  if cmp -s "$ref" "$out"; then
-    echo "note: aarch64 LuaJIT with the JIT on gives the same digests"
-  else
-    echo "note: aarch64 LuaJIT $(qemu "$root/usr/bin/luajit" -v | awk '{ print $2 }') with the JIT on differs (it fuses multiply-adds; no -O-fma flag): $(head -n 1 "$out")"
+    spec/replay/scene.lua "$frames" >"$out" 2>build/logs/replay-err.log ||
+    cat build/logs/replay-err.log >>"$out"
+  check "aarch64-native-luajit-jit-on" "$out"
+  LUA_PATH=$paths LUA_CPATH="build/aarch64/luajit/?.so;;" qemu "$root/usr/bin/luajit" \
+    spec/replay/level.lua >build/replay/level-aarch64-luajit.txt 2>&1
+  levelcheck "levels, aarch64-native-luajit-jit-on" build/replay/level-aarch64-luajit.txt
+  # the pure backend: PUC Lua 5.4, and LuaJIT with its JIT on (every pure file interpreted
+  # there, by sat.pure.jit)
+  if [ -f lua/sat/backend.lua ]; then
+    for l in lua5.4 luajit; do
+      out=build/replay/aarch64-pure-$l.txt
+      SAT_BACKEND=lua LUA_PATH=$paths LUA_CPATH=";;" qemu "$root/usr/bin/$l" \
+        spec/replay/scene.lua "$frames" >"$out" 2>build/logs/replay-err.log ||
+        cat build/logs/replay-err.log >>"$out"
+      case $l in luajit) name=aarch64-pure-luajit-jit-on ;; *) name=aarch64-pure-$l ;; esac
+      check "$name" "$out"
+    done
+    SAT_BACKEND=lua LUA_PATH=$paths LUA_CPATH=";;" qemu "$root/usr/bin/luajit" \
+      spec/replay/level.lua >build/replay/level-aarch64-pure-luajit.txt 2>&1
+    levelcheck "levels, aarch64-pure-luajit-jit-on" build/replay/level-aarch64-pure-luajit.txt
   fi
 fi
 
-echo "note: no web run (the love.js harness, spec/web, is not on this branch yet)"
+# the web: the scene as a LÖVE game, packaged by love.js and run in headless Chromium by the
+# web suite's harness (spec/web/run.sh: npm packages in build/web/npm, installed on first use)
+game=build/replay/web
+rm -rf "$game"
+mkdir -p "$game"
+cp spec/replay/love/main.lua spec/web/conf.lua spec/replay/scene.lua "$game/"
+cp -r lua/sat "$game/sat"
+echo "return $frames" >"$game/frames.lua"
+sh spec/web/run.sh "$game" DONE 300 >build/replay/web-console.txt 2>build/logs/replay-web.log
+rc=$?
+if [ "$rc" -eq 2 ]; then
+  echo "note: no web run: $(tail -n 1 build/logs/replay-web.log)"
+  if [ "${CI:-}" = true ]; then
+    bad "the web run can run here (CI=true)" "$(tail -n 1 build/logs/replay-web.log)"
+  fi
+else
+  # the scene's lines: between "backend" and "DONE" (the rest is the page's)
+  sed -n '/^backend /,/^DONE/p' build/replay/web-console.txt >build/replay/web-all.txt
+  first=$(head -n 1 build/replay/web-all.txt)
+  out=build/replay/web.txt
+  sed '1d;$d' build/replay/web-all.txt | grep -v '^ERROR ' >"$out"
+  grep '^ERROR \|^PAGEERROR ' build/replay/web-console.txt >>"$out"
+  [ "$rc" -eq 0 ] || tail -n 3 build/logs/replay-web.log >>"$out"
+  case $first in
+    "backend lua "*)
+      ok "the web build chose the pure backend by itself (${first#backend lua })"
+      check "web-pure-love.js-$(echo "${first#backend lua }" | tr -d ' ' | tr 'A-Z' 'a-z')" "$out" ;;
+    *) bad "the web build ran the scene on the pure backend" "$(tail -n 5 build/replay/web-console.txt)" ;;
+  esac
+fi
+
 echo "digests at frame $frames (platform, world digest, game log):"
 sed 's/^/  /' "$table"
 echo "replay: $pass passed, $fail failed"

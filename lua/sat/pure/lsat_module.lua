@@ -15,11 +15,20 @@ local function open()
   require("sat.pure.lsat_hash").open(module)
   require("sat.pure.lsat_explain").open(module)
   module._VERSION = K.SAT_VERSION
-  -- LuaJIT: the world's files run interpreted (sat.pure.jit says why); nothing else changes
+  -- LuaJIT: the world's files run interpreted (sat.pure.jit says why), and every file when
+  -- the compiler fuses multiply-adds; nothing else changes
   local J = require("sat.pure.jit")
   local roots = { module }
   for i = 1, #J.OFF do roots[#roots + 1] = require("sat.pure." .. J.OFF[i]) end
   J.apply(roots)
+  if J.fuses then
+    local all = { "sat_constants", "sat_internal", "sat_math", "sat_shape", "sat_compound",
+      "sat_collide", "sat_collide_traced", "sat_union", "sat_contacts", "sat_sweep",
+      "sat_raycast", "sat_explain", "lsat_util", "lsat_vec", "lsat_shape", "lsat_response",
+      "lsat_explain" }
+    for i = 1, #all do roots[#roots + 1] = require("sat.pure." .. all[i]) end
+    J.unfuse(roots)
+  end
   return module
 end
 
