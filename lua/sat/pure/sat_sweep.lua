@@ -844,7 +844,7 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
   local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
   local hair = 1e-12 * ((vx < 0 and -vx or vx + 0.0) + (vy < 0 and -vy or vy + 0.0))
   local vlen, tol = len(vx, vy), SAT_TOUCH_REL * (a.bound + b.bound)
-  local bi, bj, bseam, hseam, first = 0, 0, nil, nil, false
+  local bi, bj, bseam = 0, 0, nil
   for i = 1, na do
     local x = ap[i]
     local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
@@ -866,11 +866,11 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
           hr.mx, hr.my = 0.0, 0.0
           hr.a_in_b, hr.b_in_a = 0, 0
         end
-        hseam = nil
+        local first, hseam = found == 0, nil
         if found == 1 then
           first, bseam, hseam = comes_first(a, i, b, j, h, hit, bi, bj, bseam, vlen, tol)
         end
-        if found == 0 or first then
+        if first then
           local result = hit.result
           if result == nil then
             result = {}
