@@ -255,7 +255,7 @@ describe("compounds with the other functions", function()
     assert.is_truthy(two:raycast(-1, 1, 11, 1))
   end)
 
-  it("sweep: never a seam's normal, at an inner corner or pressing in from touching", function()
+  it("sweep and collide: no seam's normal at an inner corner, or pressing in from touching", function()
     -- Seams are edges of a concave's parts inside its outline. A box moving along a tile
     -- line meets the outline at an inner corner, or presses into it from touching, where a
     -- part across a diagonal seam is met at the same time as the part whose edge it reaches
@@ -280,6 +280,10 @@ describe("compounds with the other functions", function()
       10.685833033813008), 0.97417460845240811, 12.952793159478155, L3)
     near(0, t, 1e-12)
     assert.are.same({ 1, 0 }, { nx, ny })
+    -- collide, touching only: a box on the right side x = 96 at its lower corner (96, 0)
+    local r = sat.collide(sat.box(96, 0, 8, 8),
+      sat.concave(0, 0, 96, 0, 96, 48, 80, 48, 80, 32, 64, 32, 64, 48, 0, 48))
+    assert.are.same({ 0, -1, 0 }, { r.overlap, r.normal.x, r.normal.y })
   end)
 
   if jit and support.native then

@@ -587,6 +587,25 @@ static void test_seam_normals(void)
                       10.685833033813008, orc_v(0.97417460845240811, 12.952793159478155), 0, 1,
                       0);
 
+    /* sat_collide, touching only: the first touching part pair's normal unless it is a
+     * seam's. A box against the right side x = 96 at its lower corner (96, 0): its left side
+     * lies on the outline's, the normal is (-1, 0) (was the seam's (-0.707, -0.707)). */
+    {
+        static const double h1[] = {0, 0, 96, 0, 96, 48, 80, 48, 80, 32, 64, 32, 64, 48, 0, 48};
+        sat_status st;
+        sat_shape *c = mk_concave(h1, 8, &st), *box = mk_box(96, 0, 104, 8);
+        sat_result r;
+        ENSURE(c != NULL && box != NULL);
+        if (c && box) {
+            ENSURE(sat_collide(box, c, &r));
+            ENSURE(r.overlap == 0.0);
+            ENSUREF(r.normal.x == -1.0 && r.normal.y == 0.0, "normal (%.17g, %.17g)",
+                    r.normal.x, r.normal.y);
+        }
+        sat_shape_free(c);
+        sat_shape_free(box);
+    }
+
     /* Random histograms of tiles (columns of random heights over a floor, 16 wide), boxes
      * with sides on tile lines, moving along an axis or not: a touch that is not an overlap
      * at the start has a normal along an axis (the outline's edges and the box's are). */

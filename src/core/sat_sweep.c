@@ -605,56 +605,8 @@ static double box_entry(sat_vec lo, sat_vec hi, sat_vec v, sat_vec d, sat_vec bl
  * give it. Where the motion meets the outline at a seam's end (an outline vertex, a tile's
  * inner corner), another part is met at the same time through an outline edge (or the
  * mover's face there), and which of the two part pairs comes first is decided by rounding. So of two touches within the pair's touch tolerance of each other (the
- * distances moved), one whose normal is a seam's never takes the place of one whose normal
- * is not, and always gives way to it. */
-
-/* The squared distance from p to the segment from e0 to e1. */
-static double seg_dist2(sat_vec p, sat_vec e0, sat_vec e1)
-{
-    sat_vec e = sat__sub(e1, e0), q = sat__sub(p, e0);
-    double ee = sat__dot(e, e), u = ee > 0.0 ? sat__dot(q, e) / ee : 0.0;
-    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
-    sat_vec d = sat__sub(q, sat__mul(e, u));
-    return sat__dot(d, d);
-}
-
-/* Whether n is the outward normal of a seam of part i of c: an edge with that normal, bit
- * for bit (the sweeps give a face's normal as stored), that holds no edge of the outline
- * (both ends within tol of it). A part's corners are outline points, so an edge of a part on
- * the outline holds one or more of its edges whole; a seam runs inside, meeting the outline
- * at points only (its ends, and a vertex it passes straight through). */
-static int seam_normal(const sat_shape *c, int i, sat_vec n)
-{
-    const sat_shape *p;
-    if (c->kind != SAT_COMPOUND || sat__outline_n(c) == 0)
-        return 0;
-    p = sat__cpart(c, i);
-    if (p->kind != SAT_POLYGON)
-        return 0;
-    const sat_vec *nn = sat__cnormal(p), *o = sat__coff(p), *w = sat__coutline_world(c);
-    int N = sat__outline_n(c);
-    for (int f = 0; f < p->count; f++) {
-        if (nn[f].x == n.x && nn[f].y == n.y) {
-            sat_vec at = sat__cpart_table(c, i)[0];
-            sat_vec e0 = sat__add(at, o[f]), e1 = sat__add(at, o[f + 1 == p->count ? 0 : f + 1]);
-            double tol = SAT_MERGE_REL * c->bound, tt = tol * tol;
-            for (int k = 0; k < N; k++) {
-                sat_vec w1 = w[k + 1 == N ? 0 : k + 1];
-                if (seg_dist2(w[k], e0, e1) <= tt && seg_dist2(w1, e0, e1) <= tt)
-                    return 0;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Whether the touch between part i of a and part j of b has a seam's normal (n: from a
- * toward b). */
-static int seam_hit(const sat_shape *a, int i, const sat_shape *b, int j, sat_vec n)
-{
-    return seam_normal(b, j, sat__neg(n)) || seam_normal(a, i, n);
-}
+ * distances moved), one whose normal is a seam's (sat__seam_pair, sat_union.c) never takes
+ * the place of one whose normal is not, and always gives way to it. */
 
 /* Whether touch h (part i of a, j of b) comes before the best so far, hit (parts bi, bj;
  * *bseam: whether its normal is a seam's, -1 until asked): the earlier, but of two within
@@ -668,8 +620,8 @@ static int comes_first(const sat_shape *a, int i, const sat_shape *b, int j,
     if (!(fabs(h->t - hit->t) * vlen <= tol))
         return earlier;
     if (*bseam < 0)
-        *bseam = seam_hit(a, bi, b, bj, hit->result.normal);
-    *hseam = seam_hit(a, i, b, j, h->result.normal);
+        *bseam = sat__seam_pair(a, bi, b, bj, hit->result.normal);
+    *hseam = sat__seam_pair(a, i, b, j, h->result.normal);
     if (*hseam != *bseam)
         return !*hseam;
     return earlier;

@@ -17,6 +17,7 @@ local I = require("sat.pure.sat_internal")
 local K = require("sat.pure.sat_constants")
 local C = require("sat.pure.sat_collide")
 local SH = require("sat.pure.sat_shape")
+local U = require("sat.pure.sat_union")
 
 local M = {}
 
@@ -26,8 +27,9 @@ local normalize, in_range = I.sat__normalize, I.sat__in_range
 local fmin, fmax, fabs, len, sat__box = I.fmin, I.fmax, I.fabs, I.sat__len, SH.sat__box
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
-local SAT_TOUCH_REL, SAT_MERGE_REL = K.SAT_TOUCH_REL, K.SAT_MERGE_REL
+local SAT_TOUCH_REL = K.SAT_TOUCH_REL
 local sat_collide = C.sat_collide
+local seam_pair = U.sat__seam_pair
 
 local SWEEP_NONE, SWEEP_CONTACT, SWEEP_OVERLAP = 0, 1, 2
 
@@ -748,56 +750,9 @@ end
 
 -- Seams (see sat_sweep.c): a concave's parts meet along seams, edges of its parts inside its
 -- outline, whose normals are none of the shape's. Of two touches within the pair's touch
--- tolerance of each other (the distances moved), one whose normal is a seam's never takes
--- the place of one whose normal is not, and always gives way to it.
-
--- The squared distance from (px, py) to the segment from (x0, y0) to (x1, y1).
-local function seg_dist2(px, py, x0, y0, x1, y1)
-  local ex, ey, qx, qy = x1 - x0, y1 - y0, px - x0, py - y0
-  local ee = ex * ex + ey * ey
-  local u = ee > 0.0 and (qx * ex + qy * ey) / ee or 0.0
-  u = u < 0.0 and 0.0 or u > 1.0 and 1.0 or u
-  local dx, dy = qx - ex * u, qy - ey * u
-  return dx * dx + dy * dy
-end
-
--- Whether (nx, ny) is the outward normal of a seam of part i (1-based) of c: an edge with
--- that normal, bit for bit, that holds no edge of the outline (both ends within tol of it).
-local function seam_normal(c, i, nx, ny)
-  if c.kind ~= SAT_COMPOUND or c.on == 0 then
-    return false
-  end
-  local p = c.parts[i]
-  if p.kind ~= SAT_POLYGON then
-    return false
-  end
-  local pnx, pny, ox, oy, n = p.nx, p.ny, p.ox, p.oy, p.count
-  local wx, wy, N = c.owx, c.owy, c.on
-  for f = 1, n do
-    if pnx[f] == nx and pny[f] == ny then
-      local atx, aty = c.tox[i], c.toy[i]
-      local g = f == n and 1 or f + 1
-      local x0, y0, x1, y1 = atx + ox[f], aty + oy[f], atx + ox[g], aty + oy[g]
-      local tol = SAT_MERGE_REL * c.bound
-      local tt = tol * tol
-      for k = 1, N do
-        local k1 = k == N and 1 or k + 1
-        if seg_dist2(wx[k], wy[k], x0, y0, x1, y1) <= tt and
-          seg_dist2(wx[k1], wy[k1], x0, y0, x1, y1) <= tt then
-          return false
-        end
-      end
-      return true
-    end
-  end
-  return false
-end
-
--- Whether the touch between part i of a and part j of b (1-based) has a seam's normal ((nx,
--- ny): from a toward b).
-local function seam_hit(a, i, b, j, nx, ny)
-  return seam_normal(b, j, -nx, -ny) or seam_normal(a, i, nx, ny)
-end
+-- tolerance of each other (the distances moved), one whose normal is a seam's
+-- (sat__seam_pair, sat_union.lua) never takes the place of one whose normal is not, and
+-- always gives way to it.
 
 -- Whether touch h (part i of a, j of b) comes before the best so far, hit (parts bi, bj;
 -- bseam: whether its normal is a seam's, nil until asked): the earlier, but of two within tol
@@ -810,10 +765,10 @@ local function comes_first(a, i, b, j, h, hit, bi, bj, bseam, vlen, tol)
   end
   if bseam == nil then
     local r = hit.result
-    bseam = seam_hit(a, bi, b, bj, r.nx, r.ny)
+    bseam = seam_pair(a, bi, b, bj, r.nx, r.ny)
   end
   local hr = h.result
-  local hseam = seam_hit(a, i, b, j, hr.nx, hr.ny)
+  local hseam = seam_pair(a, i, b, j, hr.nx, hr.ny)
   if hseam ~= bseam then
     return not hseam, bseam, hseam
   end
