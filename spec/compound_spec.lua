@@ -339,7 +339,7 @@ describe("a compound in the world", function()
     assert.are.same({ 30, 30 }, { x2 - x1, y2 - y1 })
   end)
 
-  it("stops world:move at a concave's inner corner, not lifted by a seam", function()
+  it("stops world:move at a concave's inner corner, not slid along a seam", function()
     -- (the L of the sweep test above: the seam's diagonal normal slid the box on along the
     -- wall, 2.93 down from its line)
     local w = sat.world(16)
