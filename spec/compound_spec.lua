@@ -255,6 +255,37 @@ describe("compounds with the other functions", function()
     assert.is_truthy(two:raycast(-1, 1, 11, 1))
   end)
 
+  it("sweep and collide: no seam's normal at an inner corner, or pressing in from touching", function()
+    -- Seams are edges of a concave's parts inside its outline. A box moving along a tile
+    -- line meets the outline at an inner corner, or presses into it from touching, where a
+    -- part across a diagonal seam is met at the same time as the part whose edge it reaches
+    -- (these three gave the seam's diagonal normal before: rounding chose the part).
+    -- An L with its arm at 48..64 x 48..64: the box's top runs along y = 64 under the arm,
+    -- its right side (x + w) reaches the wall x = 64 at the inner corner (64, 64).
+    local L1 = sat.concave(96, 48, 96, 80, 64, 80, 64, 64, 48, 64, 48, 48)
+    assert.is_true(#L1:parts() >= 2)
+    local x, w, vx = 56.826498039836522, 4.2768083543300701, 8.7474229268240045
+    local t, nx, ny = sat.sweep(sat.box(x, 64, w, 18.318134280217937), vx, 0, L1)
+    near((64 - (x + w)) / vx, t, 1e-12)
+    assert.are.same({ 1, 0 }, { nx, ny })
+    -- resting on the top y = 32 with its right side on x = 96, pressing down: the top's
+    local L2 = sat.concave(96, 32, 96, 80, 80, 80, 80, 48, 64, 48, 64, 32)
+    t, nx, ny = sat.sweep(sat.box(89.83419734689798, 17.354701045299603, 6.1658026531020207,
+      14.645298954700397), 0, 14.039056388697645, L2)
+    near(0, t, 1e-12)
+    assert.are.same({ 0, 1 }, { nx, ny })
+    -- its right side on x = 48 and its bottom at y = 80, moving right and down: the side's
+    local L3 = sat.concave(64, 64, 80, 64, 80, 80, 48, 80, 48, 48, 64, 48)
+    t, nx, ny = sat.sweep(sat.box(34.355763325799032, 69.314166966186988, 13.644236674200965,
+      10.685833033813008), 0.97417460845240811, 12.952793159478155, L3)
+    near(0, t, 1e-12)
+    assert.are.same({ 1, 0 }, { nx, ny })
+    -- collide, touching only: a box on the right side x = 96 at its lower corner (96, 0)
+    local r = sat.collide(sat.box(96, 0, 8, 8),
+      sat.concave(0, 0, 96, 0, 96, 48, 80, 48, 80, 32, 64, 32, 64, 48, 0, 48))
+    assert.are.same({ 0, -1, 0 }, { r.overlap, r.normal.x, r.normal.y })
+  end)
+
   if jit and support.native then
     it("goes through the FFI path under LuaJIT with the same answers", function()
       local c = require("sat.core")
@@ -306,6 +337,20 @@ describe("a compound in the world", function()
     near(100, y2, 1e-9, "resting on the floor")
     near(x0 + 80, rock:position(), 1e-9, "slid along it")
     assert.are.same({ 30, 30 }, { x2 - x1, y2 - y1 })
+  end)
+
+  it("stops world:move at a concave's inner corner, not slid along a seam", function()
+    -- (the L of the sweep test above: the seam's diagonal normal slid the box on along the
+    -- wall, 2.93 down from its line)
+    local w = sat.world(16)
+    w:add(sat.concave(96, 48, 96, 80, 64, 80, 64, 64, 48, 64, 48, 48), "static")
+    local box = w:add(sat.box(56.826498039836522, 64, 4.2768083543300701, 18.318134280217937))
+    local _, y1 = box:bbox()
+    w:move(box, 8.7474229268240045, 0)
+    local a1, b1, a2 = box:bbox()
+    near(64, a2, 1e-12, "against the wall")
+    near(64 - 4.2768083543300701, a1, 1e-12)
+    assert.are.equal(y1, b1) -- not moved up or down
   end)
 
   it("lets world:move slide along a concave floor and a chain without catching", function()

@@ -374,11 +374,12 @@ describe("sat.level.grid", function()
       end
     end
 
-    for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "chain", "fit" }) do
-      (mode == "chain" and it_compound or it)(mode, function() compare(mode, 12) end)
+    -- (concave on 50 levels: levels 23, 38 and 49 met the seams of its parts at inner corners)
+    for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "chain", "concave", "fit" }) do
+      ((mode == "chain" or mode == "concave") and it_compound or it)(mode, function()
+        compare(mode, mode == "concave" and 50 or 12)
+      end)
     end
-    pending("concave: not yet (a sweep against a sat.concave shape can report the normal of a "
-      .. "seam between its convex parts, at the outline's inner corners: see docs/level.md)")
   end)
 
   it("answers point, rectangle and segment queries as the unmerged tiles do", function()

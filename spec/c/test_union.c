@@ -541,8 +541,134 @@ static void test_seams(void)
     sat_shape_free(in);
     sat_shape_free(f);
 }
+/* A concave's seams (edges of its parts inside the outline) are no surface: a sweep never
+ * gives their normals. Where a box moving along a tile line meets the outline at an inner
+ * corner, or presses into it from touching, the part across a seam is met at the same time
+ * as the part whose outline edge it reaches; rounding used to decide between them, and gave
+ * a diagonal seam's normal. Fixed cases (found by the random test below before the fix),
+ * then random outlines of tiles with boxes on tile lines: every normal along an axis. */
+static void ensure_seam_sweep(const double *xy, int n, double x, double y, double w, double h,
+                              sat_vec v, double t, double nx, double ny)
+{
+    sat_status st;
+    sat_shape *c = mk_concave(xy, n, &st), *box = mk_box(x, y, x + w, y + h);
+    sat_sweep_hit hit;
+    ENSURE(c != NULL && box != NULL);
+    if (c && box) {
+        ENSUREF(c->count >= 2, "%d parts", c->count);
+        ENSURE_EQ_INT(sat_sweep(box, v, c, &hit), 1);
+        ENSURE_EQ_INT(hit.overlapping, 0);
+        ENSURE_NEAR(hit.t, t, 1e-12);
+        ENSUREF(hit.result.normal.x == nx && hit.result.normal.y == ny,
+                "normal (%.17g, %.17g), the outline's (%g, %g)", hit.result.normal.x,
+                hit.result.normal.y, nx, ny);
+    }
+    sat_shape_free(c);
+    sat_shape_free(box);
+}
+
+static void test_seam_normals(void)
+{
+    /* An L: its arm (48..64, 48..64) and the inner corner (64, 64); a box whose top runs
+     * along y = 64 under the arm reaches the wall x = 64 when its right side (x + w) does. */
+    static const double l1[] = {96, 48, 96, 80, 64, 80, 64, 64, 48, 64, 48, 48};
+    double x = 56.826498039836522, w = 4.2768083543300701, vx = 8.7474229268240045;
+    ensure_seam_sweep(l1, 6, x, 64, w, 18.318134280217937, orc_v(vx, 0), (64 - (x + w)) / vx,
+                      1, 0);
+    /* Resting on the top y = 32 with its right side on the outline's x = 96, pressing down:
+     * the top's normal at once. */
+    static const double l2[] = {96, 32, 96, 80, 80, 80, 80, 48, 64, 48, 64, 32};
+    ensure_seam_sweep(l2, 6, 89.83419734689798, 17.354701045299603, 6.1658026531020207,
+                      14.645298954700397, orc_v(0, 14.039056388697645), 0, 0, 1);
+    /* Its right side on the outline's x = 48, its bottom at y = 80, moving right and down:
+     * the side's normal at once. */
+    static const double l3[] = {64, 64, 80, 64, 80, 80, 48, 80, 48, 48, 64, 48};
+    ensure_seam_sweep(l3, 6, 34.355763325799032, 69.314166966186988, 13.644236674200965,
+                      10.685833033813008, orc_v(0.97417460845240811, 12.952793159478155), 0, 1,
+                      0);
+
+    /* sat_collide, touching only: the first touching part pair's normal unless it is a
+     * seam's. A box against the right side x = 96 at its lower corner (96, 0): its left side
+     * lies on the outline's, the normal is (-1, 0) (was the seam's (-0.707, -0.707)). */
+    {
+        static const double h1[] = {0, 0, 96, 0, 96, 48, 80, 48, 80, 32, 64, 32, 64, 48, 0, 48};
+        sat_status st;
+        sat_shape *c = mk_concave(h1, 8, &st), *box = mk_box(96, 0, 104, 8);
+        sat_result r;
+        ENSURE(c != NULL && box != NULL);
+        if (c && box) {
+            ENSURE(sat_collide(box, c, &r));
+            ENSURE(r.overlap == 0.0);
+            ENSUREF(r.normal.x == -1.0 && r.normal.y == 0.0, "normal (%.17g, %.17g)",
+                    r.normal.x, r.normal.y);
+        }
+        sat_shape_free(c);
+        sat_shape_free(box);
+    }
+
+    /* Random histograms of tiles (columns of random heights over a floor, 16 wide), boxes
+     * with sides on tile lines, moving along an axis or not: a touch that is not an overlap
+     * at the start has a normal along an axis (the outline's edges and the box's are). */
+    ctest_rng g = {SEED ^ 0x5ea3ULL};
+    long hits = 0, seams = 0;
+    for (int trial = 0; trial < 800; trial++) {
+        double xy[2 * (2 * 12 + 2)];
+        int cols = 3 + below(&g, 10), n = 0, last = -1;
+        xy[n++] = 0, xy[n++] = 0;
+        xy[n++] = 16.0 * cols, xy[n++] = 0;
+        for (int k = cols - 1; k >= 0; k--) {
+            int hgt = 1 + below(&g, 4);
+            if (hgt == last) { /* (a straight point: the outline goes on) */
+                xy[n - 2] = 16.0 * k;
+                continue;
+            }
+            xy[n++] = 16.0 * (k + 1), xy[n++] = 16.0 * hgt;
+            xy[n++] = 16.0 * k, xy[n++] = 16.0 * hgt;
+            last = hgt;
+        }
+        sat_status st;
+        sat_shape *c = mk_concave(xy, n / 2, &st);
+        ENSUREF(c != NULL, "histogram refused: %s", sat_status_message(st));
+        if (!c)
+            continue;
+        for (int k = 0; k < 40; k++) {
+            double bw = uniform(&g, 2, 20), bh = uniform(&g, 2, 20);
+            double bx = 16.0 * below(&g, cols + 2) - 16.0, by = 16.0 * below(&g, 7) - 16.0;
+            if (below(&g, 2))
+                bx -= bw;
+            if (below(&g, 2))
+                by -= bh;
+            sat_vec v = orc_v(uniform(&g, -20, 20), uniform(&g, -20, 20));
+            int axis = below(&g, 3);
+            if (axis == 1)
+                v.y = 0;
+            else if (axis == 2)
+                v.x = 0;
+            sat_shape *box = mk_box(bx, by, bx + bw, by + bh);
+            sat_result r;
+            sat_sweep_hit hit;
+            if (box && !(sat_collide(box, c, &r) && r.overlap > 0) && sat_sweep(box, v, c, &hit)) {
+                hits++;
+                if (hit.result.normal.x != 0 && hit.result.normal.y != 0) {
+                    if (++seams <= 3)
+                        printf("  histogram %d, box (%.17g, %.17g) %.17g x %.17g moving "
+                            "(%.17g, %.17g): normal (%.17g, %.17g)\n", trial, bx, by, bw, bh,
+                            v.x, v.y, hit.result.normal.x, hit.result.normal.y);
+                }
+            }
+            sat_shape_free(box);
+        }
+        sat_shape_free(c);
+    }
+    ENSUREF(seams == 0, "%ld of %ld touches with a seam's normal", seams, hits);
+    ENSUREF(hits > 3000, "%ld touches", hits);
+    printf("  seam normals: %ld touches of boxes on tile lines with histograms of tiles, none "
+           "along a seam\n", hits);
+}
+
 void run_union_tests(void)
 {
     RUN_TEST(test_seams);
+    RUN_TEST(test_seam_normals);
     RUN_TEST(test_property);
 }

@@ -3,7 +3,7 @@
  * replaced, kept here, test-only, as the oracle: bit for bit the same result.
  *
  * The core's file is compiled a second time in this file, its search swapped for the
- * exhaustive one (SAT_UNION_MTV) and its two exported functions renamed, so that both run
+ * exhaustive one (SAT_UNION_MTV) and its exported functions renamed, so that both run
  * on the same differences, pieces and candidates: every candidate of every piece (its own
  * points, and its crossings with every piece of every other difference whose box it meets),
  * each checked against every difference. The pruned search must give the same answer: the
@@ -26,9 +26,11 @@ static int ex_union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_
 #define SAT_UNION_MTV ex_union_mtv
 #define sat__compound_test ex_compound_test
 #define sat__compound_collide ex_compound_collide
+#define sat__seam_pair ex_seam_pair
 #include "sat_union.c"
 #undef sat__compound_test
 #undef sat__compound_collide
+#undef sat__seam_pair
 int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
                           const sat__pair_fns *fns);
 

@@ -446,6 +446,9 @@ typedef struct sat__pair_fns {
 int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_fns *fns);
 int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
                           const sat__pair_fns *fns);
+/* Whether n (from a toward b) is the normal of a seam (an edge of a concave's part inside its
+ * outline) of part i of a or part j of b (sat_union.c). */
+int sat__seam_pair(const sat_shape *a, int i, const sat_shape *b, int j, sat_vec n);
 int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit);
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb);

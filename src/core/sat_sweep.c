@@ -600,10 +600,38 @@ static double box_entry(sat_vec lo, sat_vec hi, sat_vec v, sat_vec d, sat_vec bl
     return t0 <= t1 ? t0 : HUGE_VAL;
 }
 
+/* Seams. A concave's parts meet along seams: edges of its parts inside its outline. A seam
+ * is no surface of the shape, so its normal is none of the shape's; yet a part's sweep may
+ * give it. Where the motion meets the outline at a seam's end (an outline vertex, a tile's
+ * inner corner), another part is met at the same time through an outline edge (or the
+ * mover's face there), and which of the two part pairs comes first is decided by rounding. So of two touches within the pair's touch tolerance of each other (the
+ * distances moved), one whose normal is a seam's (sat__seam_pair, sat_union.c) never takes
+ * the place of one whose normal is not, and always gives way to it. */
+
+/* Whether touch h (part i of a, j of b) comes before the best so far, hit (parts bi, bj;
+ * *bseam: whether its normal is a seam's, -1 until asked): the earlier, but of two within
+ * tol (moving along v, of length vlen), the one whose normal is no seam's. *hseam: h's, -1
+ * when not asked. */
+static int comes_first(const sat_shape *a, int i, const sat_shape *b, int j,
+                       const sat_sweep_hit *h, const sat_sweep_hit *hit, int bi, int bj,
+                       int *bseam, double vlen, double tol, int *hseam)
+{
+    int earlier = h->t < hit->t;
+    if (!(fabs(h->t - hit->t) * vlen <= tol))
+        return earlier;
+    if (*bseam < 0)
+        *bseam = sat__seam_pair(a, bi, b, bj, hit->result.normal);
+    *hseam = sat__seam_pair(a, i, b, j, h->result.normal);
+    if (*hseam != *bseam)
+        return !*hseam;
+    return earlier;
+}
+
 /* A compound: the earliest touch over the part pairs; *pa, *pb: that pair. A part pair
  * whose boxes, the first's moving along v, come no nearer than four times their touch
  * tolerance (and a hair of v) cannot touch, nor one whose boxes meet only after a touch
- * already found. */
+ * already found. Of two touches within the touch tolerance, one with a seam's normal gives
+ * way (comes_first). */
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb)
 {
@@ -625,6 +653,8 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
     if (b->kind != SAT_COMPOUND)
         sat__box(b, &bown[0], &bown[1]);
     double hair = 1e-12 * (fabs(v.x) + fabs(v.y));
+    double vlen = sat__len(v), tol = sat__touch_tol(a, b);
+    int bi = 0, bj = 0, bseam = -1, hseam;
     for (int i = 0; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
         sat_vec xlo, xhi;
@@ -646,11 +676,15 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                 h.result.mtv = sat__v(0.0, 0.0);
                 h.result.a_in_b = h.result.b_in_a = 0;
             }
-            if (!found || h.t < hit->t) {
+            hseam = -1;
+            if (!found || comes_first(a, i, b, j, &h, hit, bi, bj, &bseam, vlen, tol, &hseam)) {
                 *hit = h;
                 *pa = x;
                 *pb = y;
                 found = 1;
+                bi = i;
+                bj = j;
+                bseam = hseam;
             }
         }
     }

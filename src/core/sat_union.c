@@ -1344,12 +1344,85 @@ static int all_inside(const part_boxes *ab, const part_boxes *bb, double tol,
     return 1;
 }
 
+/* ---- seams ------------------------------------------------------------------------------
+ * A concave's parts meet along seams: edges of its parts inside its outline, no surface of
+ * the shape, so their normals are none of its. A pair of parts touching where a seam meets
+ * the outline (an inner corner) may give one; the union's answer there is another pair's. */
+
+/* The squared distance from p to the segment from e0 to e1. */
+static double seg_dist2(sat_vec p, sat_vec e0, sat_vec e1)
+{
+    sat_vec e = sat__sub(e1, e0), q = sat__sub(p, e0);
+    double ee = sat__dot(e, e), u = ee > 0.0 ? sat__dot(q, e) / ee : 0.0;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    sat_vec d = sat__sub(q, sat__mul(e, u));
+    return sat__dot(d, d);
+}
+
+/* Whether n is the outward normal of a seam of part i of c: an edge with that normal, bit
+ * for bit (the sweeps give a face's normal as stored), that holds no edge of the outline
+ * (both ends within tol of it). A part's corners are outline points, so an edge of a part on
+ * the outline holds one or more of its edges whole; a seam runs inside, meeting the outline
+ * at points only (its ends, and a vertex it passes straight through). */
+static int seam_normal(const sat_shape *c, int i, sat_vec n)
+{
+    const sat_shape *p;
+    if (c->kind != SAT_COMPOUND || sat__outline_n(c) == 0)
+        return 0;
+    p = sat__cpart(c, i);
+    if (p->kind != SAT_POLYGON)
+        return 0;
+    const sat_vec *nn = sat__cnormal(p), *o = sat__coff(p), *w = sat__coutline_world(c);
+    int N = sat__outline_n(c);
+    for (int f = 0; f < p->count; f++) {
+        if (nn[f].x == n.x && nn[f].y == n.y) {
+            sat_vec at = sat__cpart_table(c, i)[0];
+            sat_vec e0 = sat__add(at, o[f]), e1 = sat__add(at, o[f + 1 == p->count ? 0 : f + 1]);
+            double tol = SAT_MERGE_REL * c->bound, tt = tol * tol;
+            for (int k = 0; k < N; k++) {
+                sat_vec w1 = w[k + 1 == N ? 0 : k + 1];
+                if (seg_dist2(w[k], e0, e1) <= tt && seg_dist2(w1, e0, e1) <= tt)
+                    return 0;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int sat__seam_pair(const sat_shape *a, int i, const sat_shape *b, int j, sat_vec n)
+{
+    return seam_normal(b, j, sat__neg(n)) || seam_normal(a, i, n);
+}
+
+/* The first part pair after (fi, fj), in the pairs' order, touching with a normal that is
+ * no seam's: its result in *r, if any. */
+static void next_touch(const sat_shape *a, const part_boxes *ab, const sat_shape *b,
+                       const part_boxes *bb, int fi, int fj, double tol,
+                       const sat__pair_fns *fns, sat_result *r)
+{
+    for (int i = fi; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        part_box xb = box_of(ab, i);
+        for (int j = i == fi ? fj + 1 : 0; j < sat__nparts(b); j++) {
+            const sat_shape *y = sat__part_of(b, j);
+            part_box yb = box_of(bb, j);
+            sat_result pr;
+            if (boxes_meet(x, &xb, y, &yb, tol) && fns->collide(x, y, &pr) &&
+                !sat__seam_pair(a, i, b, j, pr.normal)) {
+                *r = pr;
+                return;
+            }
+        }
+    }
+}
+
 int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
                           const sat__pair_fns *fns)
 {
     double tol = sat__touch_tol(a, b);
     part_boxes ab = boxes_of(a), bb = boxes_of(b);
-    int any = 0, deep = 0, single = 1;
+    int any = 0, deep = 0, single = 1, fi = 0, fj = 0;
     sat_result first, deepest;
     for (int i = 0; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
@@ -1360,8 +1433,11 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
             sat_result pr;
             if (!boxes_meet(x, &xb, y, &yb, tol) || !fns->collide(x, y, &pr))
                 continue;
-            if (!any)
+            if (!any) {
                 first = pr;
+                fi = i;
+                fj = j;
+            }
             any = 1;
             if (pr.overlap > 0.0) {
                 if (deep)
@@ -1375,7 +1451,11 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
     if (!any)
         return 0;
     if (!deep) {
+        /* touching only: the first pair's result, or when its normal is a seam's, the first
+         * pair's that is not (the first's when every one is) */
         *r = first;
+        if (sat__seam_pair(a, fi, b, fj, first.normal))
+            next_touch(a, &ab, b, &bb, fi, fj, tol, fns, r);
     } else {
         /* one part pair overlapping, and every other difference's box beyond its MTV: that
          * MTV is the union's */

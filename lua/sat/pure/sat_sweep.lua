@@ -17,17 +17,19 @@ local I = require("sat.pure.sat_internal")
 local K = require("sat.pure.sat_constants")
 local C = require("sat.pure.sat_collide")
 local SH = require("sat.pure.sat_shape")
+local U = require("sat.pure.sat_union")
 
 local M = {}
 
 local sqrt = math.sqrt
 local HUGE = math.huge
 local normalize, in_range = I.sat__normalize, I.sat__in_range
-local fmin, fmax, sat__box = I.fmin, I.fmax, SH.sat__box
+local fmin, fmax, fabs, len, sat__box = I.fmin, I.fmax, I.fabs, I.sat__len, SH.sat__box
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_TOUCH_REL = K.SAT_TOUCH_REL
 local sat_collide = C.sat_collide
+local seam_pair = U.sat__seam_pair
 
 local SWEEP_NONE, SWEEP_CONTACT, SWEEP_OVERLAP = 0, 1, 2
 
@@ -746,10 +748,38 @@ local function part_arrays(s, slot)
   return p, lx, ly, hx, hy, 1
 end
 
+-- Seams (see sat_sweep.c): a concave's parts meet along seams, edges of its parts inside its
+-- outline, whose normals are none of the shape's. Of two touches within the pair's touch
+-- tolerance of each other (the distances moved), one whose normal is a seam's
+-- (sat__seam_pair, sat_union.lua) never takes the place of one whose normal is not, and
+-- always gives way to it.
+
+-- Whether touch h (part i of a, j of b) comes before the best so far, hit (parts bi, bj;
+-- bseam: whether its normal is a seam's, nil until asked): the earlier, but of two within tol
+-- (moving along v, of length vlen), the one whose normal is no seam's. -> first, bseam, hseam
+-- (h's: nil when not asked).
+local function comes_first(a, i, b, j, h, hit, bi, bj, bseam, vlen, tol)
+  local earlier = h.t < hit.t
+  if not (fabs(h.t - hit.t) * vlen <= tol) then
+    return earlier, bseam, nil
+  end
+  if bseam == nil then
+    local r = hit.result
+    bseam = seam_pair(a, bi, b, bj, r.nx, r.ny)
+  end
+  local hr = h.result
+  local hseam = seam_pair(a, i, b, j, hr.nx, hr.ny)
+  if hseam ~= bseam then
+    return not hseam, bseam, hseam
+  end
+  return earlier, bseam, hseam
+end
+
 --- sat__compound_sweep_pair(a, vx, vy, b, hit) -> found, pa, pb: a compound's earliest touch
 -- over the part pairs, and that pair (nil, nil when overlapping). A part pair whose boxes,
 -- the first's moving along v, come no nearer than four times their touch tolerance (and a
--- hair of v) cannot touch, nor one whose boxes meet only after a touch already found.
+-- hair of v) cannot touch, nor one whose boxes meet only after a touch already found. Of two
+-- touches within the touch tolerance, one with a seam's normal gives way (comes_first).
 local function compound_sweep_pair(a, vx, vy, b, hit)
   local found = 0
   local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
@@ -768,6 +798,8 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
   local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
   local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
   local hair = 1e-12 * ((vx < 0 and -vx or vx + 0.0) + (vy < 0 and -vy or vy + 0.0))
+  local vlen, tol = len(vx, vy), SAT_TOUCH_REL * (a.bound + b.bound)
+  local bi, bj, bseam = 0, 0, nil
   for i = 1, na do
     local x = ap[i]
     local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
@@ -789,7 +821,11 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
           hr.mx, hr.my = 0.0, 0.0
           hr.a_in_b, hr.b_in_a = 0, 0
         end
-        if found == 0 or h.t < hit.t then
+        local first, hseam = found == 0, nil
+        if found == 1 then
+          first, bseam, hseam = comes_first(a, i, b, j, h, hit, bi, bj, bseam, vlen, tol)
+        end
+        if first then
           local result = hit.result
           if result == nil then
             result = {}
@@ -800,6 +836,7 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
           copy_result(result, hr)
           pa, pb = x, y
           found = 1
+          bi, bj, bseam = i, j, hseam
         end
       end
     end

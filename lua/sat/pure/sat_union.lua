@@ -40,6 +40,7 @@ local box, dd_add = S.sat__box, S.sat__dd_add
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_OK, SAT_FORM_CONCAVE, SAT_TOUCH_REL = K.SAT_OK, K.SAT_FORM_CONCAVE, K.SAT_TOUCH_REL
+local SAT_MERGE_REL = K.SAT_MERGE_REL
 
 -- sat_collide.lua's sat_test and sat__part_collide (its sat_collide for part pairs; it
 -- requires this file when a compound is met).
@@ -1382,11 +1383,84 @@ local function all_inside(a, alox, aloy, ahix, ahiy, b, blox, bloy, bhix, bhiy, 
   return 1
 end
 
-local PR, FIRST, DEEPEST = {}, {}, {}
+-- ---- seams -------------------------------------------------------------------------------
+-- A concave's parts meet along seams: edges of its parts inside its outline, no surface of
+-- the shape, so their normals are none of its. A pair of parts touching where a seam meets
+-- the outline (an inner corner) may give one; the union's answer there is another pair's.
+
+-- The squared distance from (px, py) to the segment from (x0, y0) to (x1, y1).
+local function seg_dist2(px, py, x0, y0, x1, y1)
+  local ex, ey, qx, qy = x1 - x0, y1 - y0, px - x0, py - y0
+  local ee = ex * ex + ey * ey
+  local u = ee > 0.0 and (qx * ex + qy * ey) / ee or 0.0
+  u = u < 0.0 and 0.0 or u > 1.0 and 1.0 or u
+  local dx, dy = qx - ex * u, qy - ey * u
+  return dx * dx + dy * dy
+end
+
+-- Whether (nx, ny) is the outward normal of a seam of part i (1-based) of c: an edge with
+-- that normal, bit for bit, that holds no edge of the outline (both ends within tol of it).
+local function seam_normal(c, i, nx, ny)
+  if c.kind ~= SAT_COMPOUND or c.on == 0 then
+    return false
+  end
+  local p = c.parts[i]
+  if p.kind ~= SAT_POLYGON then
+    return false
+  end
+  local pnx, pny, ox, oy, n = p.nx, p.ny, p.ox, p.oy, p.count
+  local wx, wy, N = c.owx, c.owy, c.on
+  for f = 1, n do
+    if pnx[f] == nx and pny[f] == ny then
+      local atx, aty = c.tox[i], c.toy[i]
+      local g = f == n and 1 or f + 1
+      local x0, y0, x1, y1 = atx + ox[f], aty + oy[f], atx + ox[g], aty + oy[g]
+      local tol = SAT_MERGE_REL * c.bound
+      local tt = tol * tol
+      for k = 1, N do
+        local k1 = k == N and 1 or k + 1
+        if seg_dist2(wx[k], wy[k], x0, y0, x1, y1) <= tt and
+          seg_dist2(wx[k1], wy[k1], x0, y0, x1, y1) <= tt then
+          return false
+        end
+      end
+      return true
+    end
+  end
+  return false
+end
+
+--- sat__seam_pair(a, i, b, j, nx, ny) -> boolean: whether (nx, ny) (from a toward b) is the
+-- normal of a seam of part i of a or part j of b (1-based).
+local function seam_pair(a, i, b, j, nx, ny)
+  return seam_normal(b, j, -nx, -ny) or seam_normal(a, i, nx, ny)
+end
+M.sat__seam_pair = seam_pair
+
+local PR, FIRST, DEEPEST, PT = {}, {}, {}, {}
 
 local function copy_result(dst, src)
   dst.overlap, dst.nx, dst.ny, dst.mx, dst.my = src.overlap, src.nx, src.ny, src.mx, src.my
   dst.a_in_b, dst.b_in_a = src.a_in_b, src.b_in_a
+end
+
+-- The first part pair after (fi, fj) (1-based), in the pairs' order, touching with a normal
+-- that is no seam's: its result in r, if any.
+local function next_touch(a, b, fi, fj, tol, r)
+  local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
+  local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
+  local pr = PT
+  for i = fi, na do
+    local x = ap[i]
+    for j = i == fi and fj + 1 or 1, nb do
+      local y = bp[j]
+      if boxes_meet(x, alx[i], aly[i], ahx[i], ahy[i], y, blx[j], bly[j], bhx[j], bhy[j], tol) and
+        pair_collide(x, y, pr) == 1 and not seam_pair(a, i, b, j, pr.nx, pr.ny) then
+        copy_result(r, pr)
+        return
+      end
+    end
+  end
 end
 
 --- sat__compound_collide(a, b, r) -> 1 (r filled) or 0
@@ -1397,7 +1471,7 @@ function M.sat__compound_collide(a, b, r)
   local tol = touch_tol(a, b)
   local alox, aloy, ahix, ahiy = own_box(a)
   local blox, bloy, bhix, bhiy = own_box(b)
-  local any, deep, single = false, false, true
+  local any, deep, single, fi, fj = false, false, true, 1, 1
   local pr, first, deepest = PR, FIRST, DEEPEST
   local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
   local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
@@ -1415,6 +1489,7 @@ function M.sat__compound_collide(a, b, r)
           pair_collide(x, y, pr) == 1 then
           if not any then
             copy_result(first, pr)
+            fi, fj = i, j
           end
           any = true
           if pr.overlap > 0.0 then
@@ -1434,7 +1509,12 @@ function M.sat__compound_collide(a, b, r)
     return 0
   end
   if not deep then
+    -- touching only: the first pair's result, or when its normal is a seam's, the first
+    -- pair's that is not (the first's when every one is)
     copy_result(r, first)
+    if seam_pair(a, fi, b, fj, first.nx, first.ny) then
+      next_touch(a, b, fi, fj, tol, r)
+    end
   else
     -- one part pair overlapping, and every other difference's box beyond its MTV: that MTV
     -- is the union's
