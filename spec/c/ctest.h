@@ -108,5 +108,6 @@ void run_bigpoly_tests(void);
 void run_explain_tests(void);
 void run_compound_tests(void);
 void run_math_tests(void);
+void run_parts_tests(void);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * test_main.c - runs every area of the C core's tests and prints "N passed, M failed"
  * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform,
- * query, collide, property, sweep, hash, segment, bigpoly, explain, compound, math; no argument
- * runs them all.
+ * query, collide, property, sweep, hash, segment, bigpoly, explain, compound, math, parts;
+ * no argument runs them all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -68,6 +68,7 @@ static const area areas[] = {
     {"explain", run_explain_tests},
     {"compound", run_compound_tests},
     {"math", run_math_tests},
+    {"parts", run_parts_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))

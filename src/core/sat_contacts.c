@@ -377,29 +377,14 @@ static sat_vec middle(const sat_vec *p, int n)
     return n == 2 ? sat__mul(sat__add(p[0], p[1]), 0.5) : p[0];
 }
 
-int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
-                      sat_sweep_hit *hit, sat_vec *point)
+/* The point of a hit of a on b (neither a compound; a moving by va, b by vb): a moved by
+ * hit->move against b (0 when they overlap or touch at the start, where the normal is
+ * sat_collide's), in the frame of the first of the two as sat_contacts takes them, and
+ * where b is by then. */
+static sat_vec hit_point(const sat_shape *a, const sat_shape *b, sat_vec vb,
+                         const sat_sweep_hit *hit)
 {
-    sat_vec p[2], at, d;
-    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
-        /* the part pair that touches first, or the union's contacts when they overlap */
-        const sat_shape *pa, *pb;
-        sat_sweep_hit h;
-        if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
-            !sat__compound_sweep_pair(a, sat__sub(va, vb), b, hit, &pa, &pb))
-            return 0;
-        if (!hit->overlapping && pa != NULL && sat_sweep_contact(pa, va, pb, vb, &h, point))
-            return 1;
-        int n = sat_contacts(a, b, p);
-        *point = n > 0 ? middle(p, n) : sat_shape_position(a);
-        return 1;
-    }
-    if (!sat__in_range(vb.x) || !sat__in_range(vb.y) || !sat_sweep(a, sat__sub(va, vb), b, hit))
-        return 0;
-    /* a moved by hit->move against b (0 when they overlap or touch at the start, where the
-     * normal is sat_collide's), in the frame of the first of the two as sat_contacts takes
-     * them: at the start, its points */
-    d = sat__offset(a, b);
+    sat_vec p[2], at, d = sat__offset(a, b);
     if (sat__comes_first(a, b))
         at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
                                                          hit->result.normal, p)),
@@ -407,7 +392,93 @@ int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_ve
     else
         at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
                                                sat__neg(hit->result.normal), p)));
-    /* and where b is by then */
-    *point = sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
+    return sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
+}
+
+void sat_sweep_point(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                     const sat_sweep_hit *hit, sat_vec *point)
+{
+    (void)va;
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
+        /* the part pair that touches first, or the union's contacts when they overlap */
+        sat_vec p[2];
+        if (!hit->overlapping && (hit->part_a >= 0 || hit->part_b >= 0)) {
+            *point = hit_point(sat__part_of(a, hit->part_a < 0 ? 0 : hit->part_a),
+                               sat__part_of(b, hit->part_b < 0 ? 0 : hit->part_b), vb, hit);
+            return;
+        }
+        int n = sat_contacts(a, b, p);
+        *point = n > 0 ? middle(p, n) : sat_shape_position(a);
+        return;
+    }
+    *point = hit_point(a, b, vb, hit);
+}
+
+int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                      sat_sweep_hit *hit, sat_vec *point)
+{
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
+        const sat_shape *pa, *pb;
+        if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
+            !sat__compound_sweep_pair(a, sat__sub(va, vb), b, hit, &pa, &pb))
+            return 0;
+    } else if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
+               !sat_sweep(a, sat__sub(va, vb), b, hit)) {
+        return 0;
+    }
+    sat_sweep_point(a, va, b, vb, hit, point);
+    return 1;
+}
+
+/* ---- which parts ------------------------------------------------------------------------ */
+
+/* Part i's box about its own position: a compound's kept in its table, another shape's own. */
+static void part_box(const sat_shape *s, int i, sat_vec *lo, sat_vec *hi)
+{
+    if (s->kind == SAT_COMPOUND) {
+        const sat_vec *t = sat__cpart_table(s, i);
+        *lo = t[1];
+        *hi = t[2];
+    } else {
+        sat__box(s, lo, hi);
+    }
+}
+
+int sat_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *r, int *part_a,
+                      int *part_b)
+{
+    int bi = -1, bj = -1;
+    double bdot = 0.0, bdepth = 0.0, tol = sat__touch_tol(a, b);
+    sat_vec blo = sat__v(0.0, 0.0), bhi = blo;
+    *part_a = *part_b = -1;
+    if (a->kind != SAT_COMPOUND && b->kind != SAT_COMPOUND)
+        return 1;
+    if (b->kind != SAT_COMPOUND)
+        sat__box(b, &blo, &bhi);
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        sat_vec xlo, xhi;
+        part_box(a, i, &xlo, &xhi);
+        for (int j = 0; j < sat__nparts(b); j++) {
+            const sat_shape *y = sat__part_of(b, j);
+            sat_vec ylo = blo, yhi = bhi, d = sat__offset(x, y);
+            sat_result rr;
+            if (b->kind == SAT_COMPOUND)
+                part_box(b, j, &ylo, &yhi);
+            if (d.x + ylo.x - xhi.x > tol || xlo.x - (d.x + yhi.x) > tol ||
+                d.y + ylo.y - xhi.y > tol || xlo.y - (d.y + yhi.y) > tol ||
+                !sat_collide(x, y, &rr))
+                continue;
+            double dot = sat__dot(rr.normal, r->normal);
+            if (bi < 0 || dot > bdot + 1e-9 || (dot >= bdot - 1e-9 && rr.overlap > bdepth)) {
+                bi = i, bj = j;
+                bdot = dot, bdepth = rr.overlap;
+            }
+        }
+    }
+    if (bi < 0)
+        return 0;
+    *part_a = a->kind == SAT_COMPOUND ? bi : -1;
+    *part_b = b->kind == SAT_COMPOUND ? bj : -1;
     return 1;
 }

@@ -143,6 +143,7 @@ static int compound_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit 
         sat_hit h;
         if (sat_shape_raycast(sat__cpart(s, i), p1, p2, &h) && (!found || h.t < hit->t)) {
             *hit = h;
+            hit->part = i;
             found = 1;
         }
     }
@@ -156,6 +157,7 @@ int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
         return 0; /* also NaN and infinities; callers check the range to report it */
     if (s->kind == SAT_COMPOUND)
         return compound_raycast(s, p1, p2, hit);
+    hit->part = -1;
     sat_vec a = sat__relative(s, p1.x, p1.y);
     sat_vec dir = sat__sub(p2, p1);
     double tol = SAT_TOUCH_REL * s->bound;

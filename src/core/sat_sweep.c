@@ -538,6 +538,7 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
     if (rc == SWEEP_NONE)
         return 0;
     memset(hit, 0, sizeof(*hit));
+    hit->part_a = hit->part_b = -1;
     hit->dist2 = sat__dot(r, r);
     if (rc == SWEEP_OVERLAP) {
         sat_result res;
@@ -571,7 +572,8 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
 
 /* ---- compounds ------------------------------------------------------------------------ */
 
-/* A compound: the earliest touch over the part pairs; *pa, *pb: that pair. */
+/* A compound: the earliest touch over the part pairs; *pa, *pb: that pair (NULL when they
+ * overlap at the start: the union's result, whose parts hit->part_a and part_b name). */
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb)
 {
@@ -586,6 +588,7 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
         hit->overlapping = 1;
         hit->result = res;
         hit->dist2 = sat__dot(d, d);
+        sat_collide_parts(a, b, &res, &hit->part_a, &hit->part_b);
         return 1;
     }
     for (int i = 0; i < sat__nparts(a); i++)
@@ -604,6 +607,8 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
             }
             if (!found || h.t < hit->t) {
                 *hit = h;
+                hit->part_a = a->kind == SAT_COMPOUND ? i : -1;
+                hit->part_b = b->kind == SAT_COMPOUND ? j : -1;
                 *pa = x;
                 *pb = y;
                 found = 1;

@@ -8,7 +8,8 @@ LUALIB_API int luaopen_sat_core(lua_State *L);
 
 /* The field names, in lsat_key order. */
 static const char *const key_names[LSAT_K_COUNT] = {
-    "a", "b", "overlap", "normal", "mtv", "aInB", "bInA", "shape", "t", "x", "y", "nx", "ny"};
+    "a",  "b",  "overlap", "normal", "mtv", "aInB",   "bInA", "shape",
+    "t",  "x",  "y",       "nx",     "ny",  "part",   "ownPart"};
 
 /* Pushes the metatable registered as name (creating it), with __name set on every version. */
 static void push_metatable(lua_State *L, const char *name)
