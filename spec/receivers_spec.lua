@@ -197,9 +197,10 @@ describe("a wrong receiver", function()
     end
     table.sort(methods)
     -- every method of the API, and nothing the world has is missed
-    assert.are.same({ "add", "cellSize", "cells", "collisions", "count", "has", "isStatic",
-      "levels", "move", "neighbors", "on", "queryPoint", "queryRect", "querySegment",
-      "queryShape", "remove", "setFilter", "shapes", "step" }, methods)
+    assert.are.same({ "add", "addResponse", "cellSize", "cells", "check", "collisions", "count",
+      "has", "isStatic", "levels", "move", "mover", "neighbors", "on", "push", "queryCast",
+      "queryPoint", "queryRect", "querySegment", "queryShape", "remove", "setFilter", "shapes",
+      "step" }, methods)
     methods[#methods + 1] = "__tostring"
     local shape = world:add(sat.circle(0, 0, 1))
     for _, name in ipairs(methods) do

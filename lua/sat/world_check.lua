@@ -128,10 +128,12 @@ function M.setLimits(maxCoord, rangeMessage)
 end
 
 -- A coordinate or size going into the core: a finite number within its range; returns it.
-function M.checkCoord(fname, n, v)
-  local x = toFinite(fname, n, v, 4)
+-- (depth: of the world's method below the check, 1 by default: called from the method)
+function M.checkCoord(fname, n, v, depth)
+  depth = depth or 1
+  local x = toFinite(fname, n, v, depth + 3)
   if x > MAX_COORD or x < -MAX_COORD then
-    argError(3, fname, n, RANGE_MESSAGE)
+    argError(depth + 2, fname, n, RANGE_MESSAGE)
   end
   return x
 end

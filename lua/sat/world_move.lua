@@ -1,19 +1,29 @@
---- sat.world_move: world:move, the movement rules: the sweeps (C), the filter's answers and
--- the responses.
+--- sat.world_move: movement in the world: world:move and its dry run world:check, the
+-- responses (built-in and the game's own, world:addResponse), one-way shapes, the shape
+-- cast world:queryCast, and the ground rules of a mover (world_mover.lua).
 -- Part of sat.world (lua/sat/world.lua); requires nothing of the world but its checks.
 --
 -- A move sweeps the shape along its motion (hash:sweep, in C: every shape met, in time
 -- order), asks the filter what each shape met is to it (a response's name, once per move
--- and shape), stops at the first contact whose response stops the shape, lets that response
--- decide what is left of the motion, and sweeps again from there, at most MAX_MOVE_STEPS
--- times.
+-- and shape), and goes through the hits in time order: a one-way shape met the wrong way is
+-- passed silently; otherwise the response decides, at the contact: pass through (the shape
+-- goes on as if the other were not there, and ignores it for the rest of the move), or stop
+-- there and carry on with the motion it returns. The shape moves to the first contact that
+-- stops it and sweeps again from there with the motion left, at most MAX_MOVE_STEPS times.
+--
+-- The moving body: the shape itself (move), or a copy of it with its identity in no hash
+-- (check: core.ghost), swept as the shape and moved instead of it, so that a dry run makes
+-- the very same sweeps, and the shape and the world stay as they were.
+local core = require("sat.core")
 local check = require("sat.world_check")
 
 local sqrt = math.sqrt
-local type, error, pcall = type, error, pcall
+local type, error, pcall, tostring = type, error, pcall, tostring
+local isVec, ghostOf = core.isVec, core.ghost
 local worlds, badSelf = check.worlds, check.badSelf
-local checkMember, checkCoord = check.checkMember, check.checkCoord
-local trailing, describe, allowed = check.trailing, check.describe, check.allowed
+local checkMember, checkShape, checkCoord = check.checkMember, check.checkShape, check.checkCoord
+local trailing, describe, allowed, argError = check.trailing, check.describe, check.allowed,
+  check.argError
 
 local M = {}
 
@@ -27,12 +37,12 @@ local MAX_MOVE_ROUNDS = 64
 -- length, is blocked (two surfaces pin the shape in 2D).
 local PINNED_EPS = 1e-9
 
--- The sweep buffer hash:sweep fills for move (h_sweep, in the C binding, writes this
--- layout): slot k of hit i is buf[(i - 1) * HIT_STRIDE + k], hits in the order met, every
--- slot a number (flags 1 or 0) but the shape met. (A move clears those slots when it ends:
--- the buffer keeps no shape alive.)
+-- The sweep buffer hash:sweep fills (h_sweep, in the C binding, writes this layout): slot k
+-- of hit i is buf[(i - 1) * HIT_STRIDE + k], hits in the order met, every slot a number
+-- (flags 1 or 0, parts from 1, 0 for none) but the shape met. (A move clears those slots
+-- when it ends: the buffer keeps no shape alive.)
 local HIT_OTHER = 1       -- the shape met
-local HIT_T = 2           -- luacheck: ignore 211 (time of the first touch, in [0, 1]; unread)
+local HIT_T = 2           -- time of the first touch, in [0, 1]
 local HIT_MX = 3          -- the move to the first touch (exact; 0 when overlapping)
 local HIT_MY = 4
 local HIT_NX = 5          -- the unit normal, from the moving shape toward the other
@@ -41,38 +51,39 @@ local HIT_OVERLAP = 7     -- the depth when overlapping at the start, else 0
 local HIT_OVERLAPPING = 8 -- overlapping at the start (pushed out, not advanced)
 local HIT_AINB = 9        -- the containment flags when overlapping, else 0
 local HIT_BINA = 10
-local HIT_STRIDE = 10
+local HIT_PART = 11       -- the other's part met (a compound's), from 1; 0: none
+local HIT_OWNPART = 12    -- the moving shape's own part met
+local HIT_PX = 13         -- the contact point (queries only)
+local HIT_PY = 14
+local HIT_STRIDE = 14
 
 ------------------------------------------------------------------------------------------
 -- responses
 --
--- What a move does at a contact, by the name the filter answers for the other shape. A
--- response is a table, either { passes = true }: the shape goes through the other (the
--- contact is reported where the shape met it; the motion goes on), or { resolve = fn }: the
--- shape stops at the contact (or, overlapping at the start, is pushed out), and then
--- fn(mv, o, vx, vy) -> vx, vy gives the motion it carries on with, from the motion left
--- (vx, vy) and the hit at offset o of the move's sweep buffer mv.buf (its normal at
--- o + HIT_NX, o + HIT_NY). The built-in responses are written so, as a game's own would be.
+-- What a move does at a contact, by the name the filter answers for the other shape: a
+-- function fn(c) of the contact c (the move's own table, refilled for each call; see
+-- world:addResponse for its fields), called when the shape meets the other, before it
+-- stops there. It returns the motion to carry on with after the contact (the shape then
+-- stops at the contact, or is pushed out first when it started overlapping), or nothing:
+-- the shape passes through (the other is reported, and ignored for the rest of the move).
+-- The built-ins are written so, as a game's own are.
 
 -- "slide": the part of the motion along the normal is removed, and the rest too when that
--- still presses into a surface met before (wedged between two surfaces).
-local function slide(mv, o, vx, vy)
-  local buf = mv.buf
-  local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+-- still presses into a surface the shape stopped against since it last moved (wedged
+-- between two surfaces).
+local function slide(c)
+  local nx, ny, vx, vy = c.nx, c.ny, c.vx, c.vy
   local d = vx * nx + vy * ny
   if d > 0 then
     vx, vy = vx - d * nx, vy - d * ny
   end
-  local pinned, np = mv.pinned, mv.npinned
+  local pressed = c.pressed
   local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
-  for p = 1, np, 2 do
-    if vx * pinned[p] + vy * pinned[p + 1] > eps then
-      vx, vy = 0, 0
-      break
+  for p = 1, 2 * c.npressed, 2 do
+    if vx * pressed[p] + vy * pressed[p + 1] > eps then
+      return 0, 0
     end
   end
-  pinned[np + 1], pinned[np + 2] = nx, ny
-  mv.npinned = np + 2
   return vx, vy
 end
 
@@ -81,14 +92,86 @@ local function touch()
   return 0, 0
 end
 
-local RESPONSES = {
-  slide = { resolve = slide },
-  touch = { resolve = touch },
-  cross = { passes = true }, -- "cross": through, reported
+-- "cross": through, reported.
+local function cross()
+  return nil
+end
+
+-- "bounce": the rest of the motion reflected about the normal (when it presses in).
+local function bounce(c)
+  local nx, ny, vx, vy = c.nx, c.ny, c.vx, c.vy
+  local d = vx * nx + vy * ny
+  if d > 0 then
+    return vx - 2 * d * nx, vy - 2 * d * ny
+  end
+  return vx, vy
+end
+
+-- A response: its function and whether it is the library's (a game's own may change the
+-- world, after which the move sweeps again).
+local BUILTIN = {
+  slide = { fn = slide, builtin = true },
+  touch = { fn = touch, builtin = true },
+  cross = { fn = cross, builtin = true },
+  bounce = { fn = bounce, builtin = true },
 }
+local BUILTIN_NAMES = { "slide", "touch", "cross", "bounce" }
+
+--- A world's table of responses (world.lua's new): name -> response.
+function M.newResponses()
+  local t = {}
+  for i = 1, #BUILTIN_NAMES do
+    t[BUILTIN_NAMES[i]] = BUILTIN[BUILTIN_NAMES[i]]
+  end
+  return t
+end
 
 local function defaultMoveFilter()
   return "slide"
+end
+
+-- The walking rules of a mover (world_mover.lua), in place of "slide" when a move has an
+-- up direction: ground no steeper than the limit (its surface within the slope limit of
+-- up) takes away only the part of the motion along up that presses into it, so a motion
+-- along up alone (gravity) stops there and a walk keeps its pace across it and climbs it;
+-- a steeper surface is a wall (the motion into it, across up, is stopped) down which the
+-- shape slides, never up.
+local function walk(c)
+  local nx, ny, vx, vy = c.nx, c.ny, c.vx, c.vy
+  local d = vx * nx + vy * ny
+  if d > 0 then
+    local ux, uy = c.upx, c.upy
+    local g = -(nx * ux + ny * uy) -- how much the surface (its normal toward us: -n) faces up
+    if g >= c.walkable then
+      -- ground: the motion across up kept, and moved along up onto the surface
+      local a = vx * ux + vy * uy
+      local hx, hy = vx - a * ux, vy - a * uy
+      local k = (hx * nx + hy * ny) / g
+      vx, vy = hx + k * ux, hy + k * uy
+    else
+      if g > 0 then -- a steep slope: a wall first, its normal without its part along up
+        local wx, wy = nx + g * ux, ny + g * uy
+        local l = sqrt(wx * wx + wy * wy)
+        wx, wy = wx / l, wy / l
+        local dw = vx * wx + vy * wy
+        if dw > 0 then
+          vx, vy = vx - dw * wx, vy - dw * wy
+        end
+        d = vx * nx + vy * ny
+      end
+      if d > 0 then -- then along the surface (down it, for a slope)
+        vx, vy = vx - d * nx, vy - d * ny
+      end
+    end
+  end
+  local pressed = c.pressed
+  local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
+  for p = 1, 2 * c.npressed, 2 do
+    if vx * pressed[p] + vy * pressed[p + 1] > eps then
+      return 0, 0
+    end
+  end
+  return vx, vy
 end
 
 ------------------------------------------------------------------------------------------
@@ -96,12 +179,21 @@ end
 
 -- What one move works with, reused move after move: the sweep buffer, the other shapes met
 -- (seen[1..nseen], searched in order: a move meets a few, and a table keyed by shape would
--- allocate as the shapes met change) with the filter's answer for each and whether it was
--- reported, and the normals of the surfaces the motion was turned along (pinned).
+-- allocate as the shapes met change) with, for each, the filter's answer, whether it was
+-- reported, whether it is passed (passes: reported as crossed; silent: a one-way shape met
+-- the wrong way) and its one-way direction; the normals of the surfaces the motion was
+-- turned along (pinned); the contact a response is given (c); the body the move moves.
 function M.newMoveState()
-  return { shape = false, filter = false, cols = false, ncols = 0, buf = {}, seen = {},
-           kinds = {}, reported = {}, nseen = 0, pinned = {}, npinned = 0, others = {},
-           nothers = 0 }
+  return { shape = false, body = false, as = false, ghost = false, filter = false,
+           cols = false, ncols = 0, buf = {}, seen = {}, kinds = {}, reported = {},
+           passes = {}, silent = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
+           others = {}, nothers = 0, err = false, upx = false, upy = 0, walkable = 0,
+           ground = false, gnx = 0, gny = 0, sx = 0, sy = 0, rvx = 0, rvy = 0, k = 0,
+           fetched = false,
+           c = { world = false, shape = false, other = false, type = false, nx = 0, ny = 0,
+                 overlap = 0, x = 0, y = 0, vx = 0, vy = 0, dx = 0, dy = 0, part = nil,
+                 ownPart = nil, pressed = false, npressed = 0, upx = 0, upy = 0,
+                 walkable = 0 } }
 end
 
 -- Takes the world's move state (or, for a move made from inside a move's filter, a new one).
@@ -113,7 +205,10 @@ local function takeMoveState(self, shape, filter, cols)
   else
     mv = M.newMoveState()
   end
-  mv.shape, mv.filter, mv.cols, mv.ncols = shape, filter, cols, 0
+  mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ncols = shape, shape, false, filter, cols, 0
+  mv.err, mv.upx, mv.ground = false, false, false
+  local c = mv.c
+  c.world, c.shape, c.pressed = self, shape, mv.pinned
   return mv
 end
 
@@ -130,7 +225,10 @@ local function releaseMoveState(self, mv)
     buf[(i - 1) * HIT_STRIDE + HIT_OTHER] = false
   end
   mv.nseen, mv.npinned, mv.nothers = 0, 0, 0
-  mv.shape, mv.filter, mv.cols = false, false, false
+  mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ground = false, false, false, false, false,
+    false
+  local c = mv.c
+  c.world, c.shape, c.other = false, false, false
   self.scratch.move = mv
 end
 
@@ -144,6 +242,7 @@ local function slotOf(mv, other)
   end
   n = n + 1
   seen[n], mv.kinds[n], mv.reported[n], mv.nseen = other, nil, false, n
+  mv.passes[n], mv.silent[n] = false, false
   return n
 end
 
@@ -175,19 +274,19 @@ local function report(self, mv, o, other, kind, x, y)
   mv.ncols = n
   c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
   self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
-    buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0)
+    buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0, buf[o + HIT_PART], buf[o + HIT_OWNPART])
 end
 
--- Reports the hits before offset last (or all n) whose response let the shape through,
--- with the shape at (x, y) when the sweep began.
+-- Reports the hits before offset last (or all n) that the shape passed through, with the
+-- shape at (x, y) when the sweep began.
 local function reportCrossed(self, mv, last, x, y)
-  local buf, kinds, others = mv.buf, mv.kinds, mv.others
+  local buf, kinds, others, passes = mv.buf, mv.kinds, mv.others, mv.passes
   for k = 1, last / HIT_STRIDE do
     local o = (k - 1) * HIT_STRIDE
     local other = others[k]
-    local kind = kinds[slotOf(mv, other)]
-    if kind and RESPONSES[kind].passes then
-      report(self, mv, o, other, kind, x + buf[o + HIT_MX], y + buf[o + HIT_MY])
+    local i = slotOf(mv, other)
+    if passes[i] then
+      report(self, mv, o, other, kinds[i], x + buf[o + HIT_MX], y + buf[o + HIT_MY])
     end
   end
 end
@@ -196,39 +295,94 @@ end
 -- the motion
 
 -- The move filter's answer for other (at slot i), asked once per move and other: false
--- (ignore) or the name of a response. Run under move's pcall: its error is raised at
--- level 6 (moveType, firstBlock, moveLoop, pcall, move), the caller of move.
+-- (ignore) or the name of a response; and other's one-way direction, read then. A wrong
+-- answer or a wrong oneway field ends the move with mv.err, which the move raises.
 local function moveType(self, mv, other, i)
   local shape = mv.shape
   local kind = false
   if allowed(self, shape, other) then
     local r = mv.filter(shape, other)
-    if RESPONSES[r] then
-      kind = r
-    elseif r ~= nil and r ~= false then
-      error(("move: the filter returned %s; expected \"slide\", \"touch\", \"cross\" or nil")
-        :format(describe(r)), 6)
+    if r ~= nil and r ~= false then
+      if type(r) == "string" and self.responses[r] then
+        kind = r
+      else
+        mv.err = ("move: the filter returned %s; expected a response (\"slide\", \"touch\", " ..
+          "\"cross\", \"bounce\" or a name given to addResponse) or nil"):format(describe(r))
+        return false
+      end
     end
   end
   mv.kinds[i] = kind
+  if kind then
+    local way = other.oneway
+    if way ~= nil then
+      if not isVec(way) or (way.x == 0 and way.y == 0) then
+        mv.err = ("move: %s's oneway must be a vec other than (0, 0), got %s")
+          :format(other:kind(), isVec(way) and tostring(way) or describe(way))
+        return false
+      end
+      mv.odx[i], mv.ody[i] = way.x, way.y
+    else
+      mv.odx[i] = false
+    end
+  end
   return kind
 end
 
--- Step 1 of a move: the first of the n hits (in time order) that the filter does not
--- ignore and whose response stops the shape: its offset in the buffer, kind and other
--- shape, or nil. The shapes met are listed in mv.others (1 to n/stride) as the buffer
--- names them. When the filter had to be asked (it may have changed the world: moved a
--- shape into the path, removed one) or a shape met has left the world, the sweep is stale:
--- returns false then, for the move to sweep again (the answers are kept, so each other
--- shape is asked once).
-local function firstBlock(self, mv, n)
+-- Fills the contact c for the hit at offset o (the shape at (x, y) when the sweep began,
+-- moving by (vx, vy)) and calls the response's function; what it returns goes to mv.rvx,
+-- mv.rvy (not returned through the frames: LuaJIT compiles fixed results better).
+local function respond(self, mv, o, other, kind, fn, x, y, vx, vy)
+  -- (one field a statement: LuaJIT's compiler gives up on long multiple assignments)
+  local buf, c = mv.buf, mv.c
+  local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+  c.other = other
+  c.type = kind
+  c.nx = nx
+  c.ny = ny
+  local part, own = buf[o + HIT_PART], buf[o + HIT_OWNPART]
+  if part == 0 then part = nil end
+  if own == 0 then own = nil end
+  c.part = part
+  c.ownPart = own
+  local np = mv.npinned
+  if buf[o + HIT_OVERLAPPING] ~= 0 then
+    local depth = buf[o + HIT_OVERLAP]
+    c.overlap = depth
+    c.x = x - nx * depth
+    c.y = y - ny * depth
+    c.vx = vx
+    c.vy = vy
+  else
+    local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+    c.overlap = 0
+    c.x = x + mx
+    c.y = y + my
+    c.vx = vx - mx
+    c.vy = vy - my
+    if mx ~= 0 or my ~= 0 then np = 0 end
+  end
+  c.npressed = np
+  local rvx, rvy = fn(c)
+  mv.rvx, mv.rvy = rvx, rvy
+end
+
+-- Step 1 of a move: from the from-th of the n hits (in time order) on, the first that the
+-- filter does not ignore, not passed already, and not a one-way shape met the wrong way:
+-- its offset in the buffer, kind and other shape (its place in mv.k); nil when there is
+-- none. The shapes met are listed in mv.others (1 to n/stride) as the buffer names them.
+-- When the filter had to be asked (it may have changed the world: moved a shape into the
+-- path, removed one) or a shape met has left the world, the sweep is stale: returns false
+-- then, for the move to sweep again (the answers are kept, so each other shape is asked
+-- once).
+local function firstBlock(self, mv, n, vx, vy, from)
   local buf, token, kinds, others = mv.buf, self.token, mv.kinds, mv.others
   local changes = self.changes
   local asked = false
   if n > mv.nothers then
     mv.nothers = n
   end
-  for k = 1, n do
+  for k = from, n do
     local o = (k - 1) * HIT_STRIDE
     local other = buf[o + HIT_OTHER]
     if other == nil or not token[other] then
@@ -239,14 +393,26 @@ local function firstBlock(self, mv, n)
     local kind = kinds[i]
     if kind == nil then
       kind = moveType(self, mv, other, i)
+      if mv.err then
+        return nil
+      end
       -- (the default filter and no setFilter: no code of the game ran, nothing changed)
       asked = asked or mv.filter ~= defaultMoveFilter or self.filter ~= nil
     end
-    if kind and not RESPONSES[kind].passes then
-      if asked or self.changes ~= changes then
-        return false
+    if kind and not mv.passes[i] and not mv.silent[i] then
+      local dx = mv.odx[i]
+      if dx and (buf[o + HIT_OVERLAPPING] ~= 0 or vx * dx + vy * mv.ody[i] <= 0
+          or buf[o + HIT_NX] * dx + buf[o + HIT_NY] * mv.ody[i] <= 0) then
+        -- one-way, met overlapping or the wrong way: passed silently, for the whole move
+        -- (the move's first sweep is where the shape starts: it overlapped it then)
+        mv.silent[i] = true
+      else
+        if asked or self.changes ~= changes then
+          return false
+        end
+        mv.k = k
+        return o, kind, other
       end
-      return o, kind, other
     end
   end
   if asked or self.changes ~= changes then
@@ -255,109 +421,228 @@ local function firstBlock(self, mv, n)
   return nil
 end
 
--- Step 2: to the contact at o. A shape overlapping at the start is pushed out by the
--- minimum translation, its motion kept; otherwise it advances to the touch, which uses up
--- that much of the motion (vx, vy). The shape moves before anything is reported (a report
--- allocates, and a finalizer may then change the world). Returns the motion left, which
--- the response then turns (step 3).
-local function advance(self, mv, o, kind, other, vx, vy)
-  local buf, shape = mv.buf, mv.shape
-  local x, y = shape:position()
+-- The verdicts of a response (decide).
+local STOP, PASS, STALE = 1, 2, 3
+
+-- Step 2: the response of kind at the hit at o decides, with the shape moving by (vx, vy):
+-- STOP there (mv.rvx, mv.rvy: the motion it carries on with), PASS through (as the
+-- library's responses do: the scan goes on), or STALE (the game's response let it through:
+-- its code ran, the move sweeps again).
+local function decide(self, mv, o, kind, other, vx, vy)
+  local r = self.responses[kind]
+  local fn = r.fn
+  if fn == slide and mv.upx then
+    fn = walk
+  end
+  if not mv.fetched then
+    mv.sx, mv.sy = mv.body:position()
+    mv.fetched = true
+  end
+  respond(self, mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
+  local rvx, rvy = mv.rvx, mv.rvy
+  if rvx ~= nil then
+    if type(rvx) ~= "number" or type(rvy) ~= "number" or rvx ~= rvx or rvy ~= rvy
+        or rvx == math.huge or rvx == -math.huge or rvy == math.huge or rvy == -math.huge then
+      mv.err = ("move: the response %q returned %s, %s; expected two finite numbers (the " ..
+        "motion left) or nothing (pass through)"):format(kind, describe(rvx), describe(rvy))
+    end
+    return STOP
+  end
+  mv.passes[slotOf(mv, other)] = true
+  if not r.builtin then
+    return STALE
+  end
+  return PASS
+end
+
+-- The first hit of the n that stops the shape (o, kind, other; the motion left in mv.rvx,
+-- mv.rvy), nil when none does, false when the sweep is stale (firstBlock, decide).
+local function firstStop(self, mv, n, vx, vy)
+  mv.fetched = false
+  local from = 1
+  while true do
+    local o, kind, other = firstBlock(self, mv, n, vx, vy, from)
+    if not o or mv.err then
+      return o
+    end
+    local verdict = decide(self, mv, o, kind, other, vx, vy)
+    if verdict == STOP then
+      return o, kind, other
+    elseif verdict == STALE then
+      return false
+    end
+    from = mv.k + 1
+  end
+end
+
+-- Step 3: to the contact at o. A shape overlapping at the start is pushed out by the
+-- minimum translation, its motion kept; otherwise it advances to the touch. The body
+-- moves before anything is reported (a report allocates, and a finalizer may then change
+-- the world). Then the surfaces pressed: forgotten when it moved on, and this one noted.
+local function advance(self, mv, o, kind, other, x, y)
+  local buf, body = mv.buf, mv.body
+  local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
   if buf[o + HIT_OVERLAPPING] ~= 0 then
     local depth = buf[o + HIT_OVERLAP]
-    shape:move(-buf[o + HIT_NX] * depth, -buf[o + HIT_NY] * depth)
+    body:move(-nx * depth, -ny * depth)
     reportCrossed(self, mv, o, x, y)
     report(self, mv, o, other, kind, x, y)
-    return vx, vy
+  else
+    local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+    local x1, y1 = x, y
+    if mx ~= 0 or my ~= 0 then
+      body:move(mx, my)
+      mv.npinned = 0 -- the surfaces pressed so far are behind, no longer pinning
+      x1, y1 = body:position()
+    end
+    reportCrossed(self, mv, o, x, y)
+    report(self, mv, o, other, kind, x1, y1)
   end
-  local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
-  local x1, y1 = x, y
-  if mx ~= 0 or my ~= 0 then
-    shape:move(mx, my)
-    mv.npinned = 0 -- the surfaces pressed so far are behind, no longer pinning
-    x1, y1 = shape:position()
+  local np = mv.npinned
+  mv.pinned[2 * np + 1], mv.pinned[2 * np + 2] = nx, ny
+  mv.npinned = np + 1
+  if mv.upx and -(nx * mv.upx + ny * mv.upy) >= mv.walkable then -- ground (a mover's)
+    mv.ground, mv.gnx, mv.gny = other, -nx, -ny
   end
-  reportCrossed(self, mv, o, x, y)
-  report(self, mv, o, other, kind, x1, y1)
-  return vx - mx, vy - my
 end
 
 -- The motion of a move, run under pcall by move when code of the game may run. The sweep
--- is made again after any call out (the filters, which may change the world) and whenever
--- the world changed under it, so that the motion always follows a sweep of the world as it
--- is. A moving shape removed from the world (by a filter) stops there. When nothing stops
--- the motion left, the shape makes all of it and the shapes it went through are reported
--- (inline: most moves end so, and a call costs in PUC Lua).
+-- is made again after any call out (the filters, the game's responses, which may change
+-- the world) and whenever the world changed under it, so that the motion always follows a
+-- sweep of the world as it is. A moving shape removed from the world (by a filter) stops
+-- there. When nothing stops the motion left, the body makes all of it and the shapes it
+-- went through are reported (inline: most moves end so, and a call costs in PUC Lua).
 local function moveLoop(self, mv, vx, vy)
-  local hash, buf, shape, token = self.hash, mv.buf, mv.shape, self.token
+  local hash, buf, body, shape, token, as = self.hash, mv.buf, mv.body, mv.shape, self.token,
+    mv.as or nil
   local steps, rounds = 0, 0
   while steps < MAX_MOVE_STEPS and rounds < MAX_MOVE_ROUNDS do
     if not token[shape] then
       return
     end
     local changes = self.changes
-    local n = hash:sweep(shape, vx, vy, buf)
+    local n = hash:sweep(body, vx, vy, buf, as)
     local o, kind, other
     if n > 0 then -- (most moves meet nothing: no call then)
-      o, kind, other = firstBlock(self, mv, n)
+      o, kind, other = firstStop(self, mv, n, vx, vy)
+      if mv.err then
+        return
+      end
     end
-    if o == false or self.changes ~= changes then
+    if o == false or (o == nil and self.changes ~= changes) then
       rounds = rounds + 1
     elseif o == nil then
-      local x, y = shape:position()
+      local x, y = body:position()
       if vx ~= 0 or vy ~= 0 then
-        shape:move(vx, vy)
+        body:move(vx, vy)
       end
       if n > 0 then
         reportCrossed(self, mv, n * HIT_STRIDE, x, y)
       end
       return
     else
-      vx, vy = advance(self, mv, o, kind, other, vx, vy)
-      vx, vy = RESPONSES[kind].resolve(mv, o, vx, vy)
+      -- (a stop the game's response chose is acted on, whatever that response changed)
+      advance(self, mv, o, kind, other, mv.sx, mv.sy)
+      vx, vy = mv.rvx, mv.rvy
       steps = steps + 1
     end
   end
 end
 
---- world:move(shape, dx, dy [, filter] [, cols]) -> x, y, collisions
--- Moves the shape by (dx, dy), resolving against what it meets on the way (continuous:
--- nothing is tunnelled through, whatever the speed). filter(shape, other) answers per other
--- shape: "slide" (the default: stop at the contact and slide along the surface for the rest
--- of the motion), "touch" (stop there), "cross" (pass through, but report it) or nil
--- (ignore). Shapes the categories, masks or setFilter keep apart are ignored, and a static
--- shape moved ignores the other static ones. A shape that starts overlapping a "slide" or
--- "touch" shape is first pushed out by the minimum translation. Returns the final position
--- and the list of collisions in the order they happened, each other shape once: a response
--- (a = shape, b = other, overlap, normal from the shape toward the other, mtv, aInB, bInA)
--- plus other, type, and x, y: where the shape was when it met the other. A contact met on
--- the way has overlap 0. A cols table given is filled and returned instead of a new list,
--- its collision tables reused (those it had past the count too, by later moves).
--- The filters (this one and setFilter's) may add, remove and move shapes: the move sweeps
--- again after each answer, so it stops at a shape put in its way; if the moving shape
--- leaves the world, the move ends there. An error in a filter undoes the move (the shape
--- goes back where it was; what the filter did itself stays) and propagates.
-function M.move(self, shape, dx, dy, a, b)
-  if not worlds[self] then badSelf("move", self) end
-  checkMember(self, "move", 1, shape)
-  dx = checkCoord("move", 2, dx)
-  dy = checkCoord("move", 3, dy)
-  local filter, cols = trailing("move", 4, a, b)
+-- A mover's snap (world_mover.lua): a move of a shape that stood on the ground, ended off
+-- it and was not going up, sweeps down by the snap distance, and moves there when the first
+-- thing that would stop it is ground. Run after moveLoop, as part of the move.
+local function snapDown(self, mv, dist)
+  local hash, buf, body = self.hash, mv.buf, mv.body
+  local ux, uy = mv.upx, mv.upy
+  local vx, vy = -ux * dist, -uy * dist
+  for _ = 1, MAX_MOVE_ROUNDS do
+    if not self.token[mv.shape] then
+      return
+    end
+    local changes = self.changes
+    local n = hash:sweep(body, vx, vy, buf, mv.as or nil)
+    if n == 0 then
+      return
+    end
+    local o, kind, other = firstStop(self, mv, n, vx, vy)
+    if mv.err or o == nil then
+      return
+    end
+    if o ~= false then
+      if -(buf[o + HIT_NX] * ux + buf[o + HIT_NY] * uy) >= mv.walkable then
+        advance(self, mv, o, kind, other, mv.sx, mv.sy)
+      end
+      return
+    end
+    if self.changes == changes then -- luacheck: ignore 542 (stale by the game's code: again)
+    end
+  end
+end
+
+-- A move or a check (the body given), run under pcall when the game's code may run.
+-- upx: a mover's rules (walk, snap) when not false.
+local function run(self, mv, dx, dy, snap, wasGrounded)
+  moveLoop(self, mv, dx, dy)
+  if snap and snap > 0 and wasGrounded and not mv.ground and not mv.err
+      and dx * mv.upx + dy * mv.upy <= 0 then
+    snapDown(self, mv, snap)
+  end
+end
+
+-- Whether code of the game may run in a move with this filter: then it runs under pcall.
+local function gameCode(self, filter)
+  return filter ~= defaultMoveFilter or self.filter ~= nil or not self.responses.slide.builtin
+end
+
+-- The last checks of a move, a check or a mover's move, made by the public method itself
+-- (for the errors' level): where the shape could end must be in range, or it would fail
+-- halfway.
+local function checkEnd(fname, n, shape, dx, dy)
   local x0, y0 = shape:position()
-  checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
-  checkCoord("move", 3, y0 + dy)
+  checkCoord(fname, n, x0 + dx, 2)
+  checkCoord(fname, n + 1, y0 + dy, 2)
+end
+M.checkEnd = checkEnd
+
+-- The move (or check) of shape by (dx, dy), its arguments checked: runs it and gives the
+-- state back; returns x, y, cols. It is called by the public method itself: its own errors
+-- are raised at level 3, the method's caller (or at level). dry: a check; opts: a mover's
+-- (upx, upy, walkable, snap, grounded; on return ground, gnx, gny) or nil.
+local function perform(self, shape, dx, dy, filter, cols, dry, opts, level)
+  local x0, y0 = shape:position()
   filter = filter or defaultMoveFilter
   local mv = takeMoveState(self, shape, filter, cols or {})
-  if filter == defaultMoveFilter and self.filter == nil then
+  if dry then
+    local g = ghostOf(shape, mv.ghost or nil)
+    mv.ghost, mv.body, mv.as = g, g, shape
+  end
+  local snap, grounded = nil, false
+  if opts then
+    mv.upx, mv.upy, mv.walkable = opts.upx, opts.upy, opts.walkable
+    local c = mv.c
+    c.upx, c.upy, c.walkable = opts.upx, opts.upy, opts.walkable
+    snap, grounded = opts.snap, opts.grounded
+  end
+  mv.c.dx, mv.c.dy = dx, dy
+  if not gameCode(self, filter) then
     -- no code of the game runs in this move, so no filter error to undo: no pcall, which
     -- LuaJIT does not compile (the level's frame took twice as long under it)
-    moveLoop(self, mv, dx, dy)
+    run(self, mv, dx, dy, snap, grounded)
   else
-    local ok, err = pcall(moveLoop, self, mv, dx, dy)
+    local ok, err = pcall(run, self, mv, dx, dy, snap, grounded)
     if not ok then -- (the state is dropped, not reused half-done)
-      shape:moveTo(x0, y0)
+      if not dry then
+        shape:moveTo(x0, y0)
+      end
       error(err, 0)
     end
+  end
+  if mv.err then -- (a wrong answer: undone, the state dropped)
+    if not dry then
+      shape:moveTo(x0, y0)
+    end
+    error(mv.err, level or 3)
   end
   cols = mv.cols
   local spare = self.scratch.spare
@@ -369,9 +654,169 @@ function M.move(self, shape, dx, dy, a, b)
     end
     cols[i] = nil
   end
+  if opts then
+    opts.ground, opts.gnx, opts.gny = mv.ground, mv.gnx, mv.gny
+  end
+  local x, y = mv.body:position()
+  if dry then
+    mv.ghost = mv.body
+  end
   releaseMoveState(self, mv)
-  local x, y = shape:position()
   return x, y, cols
+end
+M.perform = perform
+
+--- world:move(shape, dx, dy [, filter] [, cols]) -> x, y, collisions
+-- Moves the shape by (dx, dy), resolving against what it meets on the way (continuous:
+-- nothing is tunnelled through, whatever the speed). filter(shape, other) answers per other
+-- shape with a response: "slide" (the default: stop at the contact and slide along the
+-- surface for the rest of the motion), "touch" (stop there), "cross" (pass through, but
+-- report it), "bounce" (the rest of the motion reflected about the contact normal), a name
+-- given to world:addResponse, or nil (ignore). Shapes the categories, masks or setFilter
+-- keep apart are ignored, and a static shape moved ignores the other static ones. A shape
+-- whose `oneway` field is a vec is solid only for a shape that meets it moving along that
+-- vec, on a side facing against it, and did not overlap it when the move began: otherwise
+-- it is passed silently (not reported). A shape that starts overlapping a shape that stops
+-- it is first pushed out by the minimum translation. Returns the final position and the
+-- list of collisions in the order they happened, each other shape once: a response (a =
+-- shape, b = other, overlap, normal from the shape toward the other, mtv, aInB, bInA, part
+-- and ownPart when a compound is met) plus other, type, and x, y: where the shape was when
+-- it met the other. A contact met on the way has overlap 0. A cols table given is filled and
+-- returned instead of a new list, its collision tables reused (those it had past the count
+-- too, by later moves).
+-- The filters and the game's responses may add, remove and move shapes: the move sweeps
+-- again after each answer, so it stops at a shape put in its way; if the moving shape
+-- leaves the world, the move ends there. An error in a filter or a response undoes the move
+-- (the shape goes back where it was; what the filter did itself stays) and propagates.
+function M.move(self, shape, dx, dy, a, b)
+  if not worlds[self] then badSelf("move", self) end
+  checkMember(self, "move", 1, shape)
+  dx = checkCoord("move", 2, dx)
+  dy = checkCoord("move", 3, dy)
+  local filter, cols = trailing("move", 4, a, b)
+  checkEnd("move", 2, shape, dx, dy)
+  local x, y, list = perform(self, shape, dx, dy, filter, cols, false, nil)
+  return x, y, list
+end
+
+--- world:check(shape, dx, dy [, filter] [, cols]) -> x, y, collisions: what world:move
+-- would do (the same sweeps, filters, responses, the same position and collisions, bit for
+-- bit), changing nothing: the shape stays where it is and the world sees no change (its next
+-- step finds the shape unchanged). The filters are called as move calls them (they may
+-- change the world, as they may in a move; a check then sweeps again as a move does).
+function M.check(self, shape, dx, dy, a, b)
+  if not worlds[self] then badSelf("check", self) end
+  checkMember(self, "check", 1, shape)
+  dx = checkCoord("check", 2, dx)
+  dy = checkCoord("check", 3, dy)
+  local filter, cols = trailing("check", 4, a, b)
+  checkEnd("check", 2, shape, dx, dy)
+  local x, y, list = perform(self, shape, dx, dy, filter, cols, true, nil)
+  return x, y, list
+end
+
+--- world:addResponse(name, fn) -> world: a response of the game's own, which move filters
+-- may answer with name, as with the built-in ones ("slide", "touch", "cross" and "bounce",
+-- written the same way; a name of theirs replaces it in this world). fn(c) is called when
+-- the moving shape meets the other shape, before it stops there, with the contact c (a
+-- table the move reuses: read it during the call):
+--   c.world, c.shape (the moving shape), c.other, c.type (name)
+--   c.nx, c.ny    the contact normal, unit, from the shape toward the other
+--   c.overlap     > 0 when the shape overlapped the other (it is first pushed out), else 0
+--   c.x, c.y      where the shape is at the contact
+--   c.vx, c.vy    the motion left after the contact
+--   c.dx, c.dy    the whole motion of the move
+--   c.part, c.ownPart  the parts met when a compound is (index in parts()), else nil
+--   c.pressed, c.npressed  the normals (nx1, ny1, nx2, ny2, ...) of the surfaces the shape
+--                 stopped against since it last moved, and how many (slide stops a motion
+--                 pressing into one of them: the shape is wedged)
+-- fn returns the motion to carry on with (vx, vy; 0, 0 stops it there), or nothing to let
+-- the shape through (reported, then ignored for the rest of the move). It may change the
+-- world; the move then carries on from the contact, sweeping the world as it is.
+function M.addResponse(self, name, fn)
+  if not worlds[self] then badSelf("addResponse", self) end
+  if type(name) ~= "string" then
+    argError(2, "addResponse", 1, "string expected, got " .. check.typeName(name))
+  end
+  if type(fn) ~= "function" then
+    argError(2, "addResponse", 2, "function expected, got " .. check.typeName(fn))
+  end
+  if BUILTIN[name] and BUILTIN[name].fn == fn then
+    self.responses[name] = BUILTIN[name]
+  else
+    self.responses[name] = { fn = fn, builtin = false }
+  end
+  return self
+end
+
+------------------------------------------------------------------------------------------
+-- the shape cast
+
+-- The cast's buffers (a cast made from inside a cast's filter gets new ones).
+local function takeCast(self)
+  local scratch = self.scratch
+  local st = scratch.cast
+  if st then
+    scratch.cast = false
+  else
+    st = { buf = {}, spare = {} }
+  end
+  return st
+end
+
+--- world:queryCast(shape [, dx, dy] [, filter] [, t]) -> hits: every shape the shape
+-- would touch moving by (dx, dy), with no response (nothing stops it), in the order met
+-- (by t, then distance, then insertion), each hit { shape, t, x, y, nx, ny, mx, my, part,
+-- ownPart }: t in [0, 1] of the motion, the contact point (x, y), the normal (nx, ny)
+-- from the moving shape toward the other, the move (mx, my) to the touch, and the parts met
+-- of compounds (index in parts(), else nil). Shapes it overlaps at the start are hits at
+-- t = 0 (the point and normal of their overlap). Every shape (the queries' view: no
+-- categories, static ones too) but the shape itself; the shape need not be in the world.
+-- filter(other) -> truthy keeps a hit. A table given is filled, its hit tables reused.
+function M.queryCast(self, shape, dx, dy, a, b)
+  if not worlds[self] then badSelf("queryCast", self) end
+  checkShape("queryCast", 1, shape)
+  dx = checkCoord("queryCast", 2, dx)
+  dy = checkCoord("queryCast", 3, dy)
+  local filter, out = trailing("queryCast", 4, a, b)
+  checkEnd("queryCast", 2, shape, dx, dy)
+  out = out or {}
+  local st = takeCast(self)
+  local buf, spare = st.buf, st.spare
+  local n = self.hash:sweep(shape, dx, dy, buf, nil, true)
+  local j = 0
+  for k = 1, n do
+    local o = (k - 1) * HIT_STRIDE
+    local other = buf[o + HIT_OTHER]
+    buf[o + HIT_OTHER] = false
+    if filter == nil or filter(other) then
+      j = j + 1
+      local h = out[j]
+      if type(h) ~= "table" then
+        local ns = #spare
+        if ns > 0 then
+          h, spare[ns] = spare[ns], nil
+        else
+          h = {}
+        end
+        out[j] = h
+      end
+      local part, own = buf[o + HIT_PART], buf[o + HIT_OWNPART]
+      h.shape, h.t, h.x, h.y = other, buf[o + HIT_T], buf[o + HIT_PX], buf[o + HIT_PY]
+      h.nx, h.ny, h.mx, h.my = buf[o + HIT_NX], buf[o + HIT_NY], buf[o + HIT_MX], buf[o + HIT_MY]
+      h.part, h.ownPart = part ~= 0 and part or nil, own ~= 0 and own or nil
+    end
+  end
+  for i = #out, j + 1, -1 do
+    local h = out[i]
+    if type(h) == "table" then
+      h.shape = false
+      spare[#spare + 1] = h
+    end
+    out[i] = nil
+  end
+  self.scratch.cast = st
+  return out
 end
 
 return M
