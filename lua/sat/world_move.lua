@@ -19,7 +19,7 @@ local check = require("sat.world_check")
 
 local sqrt = math.sqrt
 local type, error, pcall, tostring = type, error, pcall, tostring
-local isVec, ghostOf = core.isVec, core.ghost
+local isVec, ghostOf, testPair = core.isVec, core.ghost, core.test
 local worlds, badSelf = check.worlds, check.badSelf
 local checkMember, checkShape, checkCoord = check.checkMember, check.checkShape, check.checkCoord
 local trailing, describe, allowed, argError = check.trailing, check.describe, check.allowed,
@@ -332,7 +332,7 @@ end
 -- Fills the contact c for the hit at offset o (the shape at (x, y) when the sweep began,
 -- moving by (vx, vy)) and calls the response's function; what it returns goes to mv.rvx,
 -- mv.rvy (not returned through the frames: LuaJIT compiles fixed results better).
-local function respond(self, mv, o, other, kind, fn, x, y, vx, vy)
+local function respond(mv, o, other, kind, fn, x, y, vx, vy)
   -- (one field a statement: LuaJIT's compiler gives up on long multiple assignments)
   local buf, c = mv.buf, mv.c
   local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
@@ -365,6 +365,45 @@ local function respond(self, mv, o, other, kind, fn, x, y, vx, vy)
   c.npressed = np
   local rvx, rvy = fn(c)
   mv.rvx, mv.rvy = rvx, rvy
+end
+
+-- A mover's tie: of the hits met at the same time as hit k (at o), the first on ground
+-- rather than a wall or a steep slope, so that a character at the foot of a wall stands on
+-- the ground (gravity stops there) before the wall turns its motion. Returns the hit taken,
+-- or false when the filter had to be asked (the sweep is then stale).
+local function groundFirst(self, mv, n, k, o, kind, other, vx, vy)
+  local buf = mv.buf
+  local ux, uy, walkable = mv.upx, mv.upy, mv.walkable
+  if -(buf[o + HIT_NX] * ux + buf[o + HIT_NY] * uy) >= walkable then
+    return o, kind, other, k
+  end
+  local t = buf[o + HIT_T]
+  for j = k + 1, n do
+    local q = (j - 1) * HIT_STRIDE
+    if buf[q + HIT_T] ~= t then
+      break
+    end
+    local b = buf[q + HIT_OTHER]
+    local qnx, qny = buf[q + HIT_NX], buf[q + HIT_NY]
+    if -(qnx * ux + qny * uy) >= walkable and self.token[b]
+        and buf[q + HIT_OVERLAPPING] == 0 then
+      local i = slotOf(mv, b)
+      local bk = mv.kinds[i]
+      if bk == nil then -- not asked yet: asked now (code of the game: the sweep is stale)
+        bk = moveType(self, mv, b, i)
+        if mv.err or mv.filter ~= defaultMoveFilter or self.filter ~= nil then
+          return false
+        end
+      end
+      local wx = mv.odx[i]
+      if bk and not mv.passes[i] and not mv.silent[i] and (not wx
+          or (vx * wx + vy * mv.ody[i] > 0 and qnx * wx + qny * mv.ody[i] > 0)) then
+        mv.others[j] = b
+        return q, bk, b, j
+      end
+    end
+  end
+  return o, kind, other, k
 end
 
 -- Step 1 of a move: from the from-th of the n hits (in time order) on, the first that the
@@ -410,6 +449,12 @@ local function firstBlock(self, mv, n, vx, vy, from)
         if asked or self.changes ~= changes then
           return false
         end
+        if mv.upx then
+          o, kind, other, k = groundFirst(self, mv, n, k, o, kind, other, vx, vy)
+          if not o then
+            return mv.err and nil or false
+          end
+        end
         mv.k = k
         return o, kind, other
       end
@@ -438,7 +483,7 @@ local function decide(self, mv, o, kind, other, vx, vy)
     mv.sx, mv.sy = mv.body:position()
     mv.fetched = true
   end
-  respond(self, mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
+  respond(mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
   local rvx, rvy = mv.rvx, mv.rvy
   if rvx ~= nil then
     if type(rvx) ~= "number" or type(rvy) ~= "number" or rvx ~= rvx or rvy ~= rvy
@@ -535,6 +580,10 @@ local function moveLoop(self, mv, vx, vy)
       local x, y = body:position()
       if vx ~= 0 or vy ~= 0 then
         body:move(vx, vy)
+        local g = mv.ground
+        if g and not testPair(body, g) then -- (a mover's: walked off its ground)
+          mv.ground = false
+        end
       end
       if n > 0 then
         reportCrossed(self, mv, n * HIT_STRIDE, x, y)
@@ -550,33 +599,31 @@ local function moveLoop(self, mv, vx, vy)
 end
 
 -- A mover's snap (world_mover.lua): a move of a shape that stood on the ground, ended off
--- it and was not going up, sweeps down by the snap distance, and moves there when the first
--- thing that would stop it is ground. Run after moveLoop, as part of the move.
+-- it and was not going up, moves down by up to the snap distance with the walking rules
+-- (down a steep corner, onto the ground below it), tried on a copy first: when that ends on
+-- the ground the body makes the same move, else nothing happens (nor is reported). Run after
+-- moveLoop, as part of the move.
 local function snapDown(self, mv, dist)
-  local hash, buf, body = self.hash, mv.buf, mv.body
-  local ux, uy = mv.upx, mv.upy
-  local vx, vy = -ux * dist, -uy * dist
-  for _ = 1, MAX_MOVE_ROUNDS do
-    if not self.token[mv.shape] then
-      return
+  local body, as = mv.body, mv.as
+  local trial = ghostOf(body, mv.ghost2 or nil)
+  mv.ghost2 = trial
+  local x0, y0 = trial:position()
+  local ncols = mv.ncols
+  mv.body, mv.as, mv.npinned = trial, as or mv.shape, 0
+  moveLoop(self, mv, -mv.upx * dist, -mv.upy * dist)
+  mv.body, mv.as = body, as
+  if mv.err then
+    return
+  end
+  if mv.ground then
+    local x1, y1 = trial:position()
+    body:move(x1 - x0, y1 - y0)
+  else -- (the reports of the trial taken back)
+    local cols, reported = mv.cols, mv.reported
+    for i = ncols + 1, mv.ncols do
+      reported[slotOf(mv, cols[i].other)] = false
     end
-    local changes = self.changes
-    local n = hash:sweep(body, vx, vy, buf, mv.as or nil)
-    if n == 0 then
-      return
-    end
-    local o, kind, other = firstStop(self, mv, n, vx, vy)
-    if mv.err or o == nil then
-      return
-    end
-    if o ~= false then
-      if -(buf[o + HIT_NX] * ux + buf[o + HIT_NY] * uy) >= mv.walkable then
-        advance(self, mv, o, kind, other, mv.sx, mv.sy)
-      end
-      return
-    end
-    if self.changes == changes then -- luacheck: ignore 542 (stale by the game's code: again)
-    end
+    mv.ncols = ncols
   end
 end
 
