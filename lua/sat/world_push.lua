@@ -11,7 +11,7 @@ local core = require("sat.core")
 local check = require("sat.world_check")
 local movement = require("sat.world_move")
 
-local type, next = type, next
+local type, next, select = type, next, select
 local cos, sqrt, pi = math.cos, math.sqrt, math.pi
 local isVec, sweep, collide = core.isVec, core.sweep, core.collide
 local worlds, badSelf, argError, typeName = check.worlds, check.badSelf, check.argError,
@@ -257,8 +257,8 @@ function M.push(self, shape, dx, dy, options)
   trim(pushed, np)
   -- 6. whoever still overlaps it is crushed
   local nx = 0
-  nc, nx = sortOut(st, carried, nc, shape, crushed, nx)
-  np, nx = sortOut(st, pushed, np, shape, crushed, nx) -- luacheck: ignore 211
+  nx = select(2, sortOut(st, carried, nc, shape, crushed, nx))
+  nx = select(2, sortOut(st, pushed, np, shape, crushed, nx))
   trim(crushed, nx)
   -- give the state back, keeping no shape
   trim(riders, 0)
