@@ -354,7 +354,7 @@ function Compound:vertices(t) end
 ---@class sat.MoverOptions
 ---@field up? sat.Vec the way up (default `sat.vec(0, -1)`, y down)
 ---@field maxSlope? number the steepest ground, radians from 0 to pi / 2 (default 50 degrees)
----@field snap? number how far down a move that ended off the ground may reach for it (default 0)
+---@field snap? number how far down a move that ended off the ground may reach for it, and how high a step it walks up (default 0)
 
 ---A character's moves (`world:mover`): `world:move` with the ground rules of a platformer.
 ---@class sat.Mover
@@ -371,7 +371,8 @@ local Mover = {}
 ---`world:move` of the shape with the ground rules: ground (no steeper than `maxSlope`) takes
 ---only the motion pressing into it along up (no drift standing, a walk keeps its pace across
 ---a slope); a steeper surface is a wall; a move that began on the ground and ended off it,
----not going up, reaches down by up to `snap` for ground.
+---not going up, reaches down by up to `snap` for ground; one kept from going across walks up
+---a step (or a slope's foot) up to `snap` high.
 ---@param dx number
 ---@param dy number
 ---@param filter? sat.MoveFilter

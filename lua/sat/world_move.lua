@@ -184,7 +184,8 @@ end
 -- the wrong way) and its one-way direction; the normals of the surfaces the motion was
 -- turned along (pinned); the contact a response is given (c); the body the move moves.
 function M.newMoveState()
-  return { shape = false, body = false, as = false, ghost = false, filter = false,
+  return { shape = false, body = false, as = false, ghost = false, ghost2 = false,
+           ghost3 = false, filter = false,
            cols = false, ncols = 0, buf = {}, seen = {}, kinds = {}, reported = {},
            passes = {}, silent = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
            others = {}, nothers = 0, err = false, upx = false, upy = 0, walkable = 0,
@@ -598,6 +599,15 @@ local function moveLoop(self, mv, vx, vy)
   end
 end
 
+-- Takes back the reports made since the ncols-th (a trial's).
+local function unreport(mv, ncols)
+  local cols, reported = mv.cols, mv.reported
+  for i = ncols + 1, mv.ncols do
+    reported[slotOf(mv, cols[i].other)] = false
+  end
+  mv.ncols = ncols
+end
+
 -- A mover's snap (world_mover.lua): a move of a shape that stood on the ground, ended off
 -- it and was not going up, moves down by up to the snap distance with the walking rules
 -- (down a steep corner, onto the ground below it), tried on a copy first: when that ends on
@@ -619,20 +629,79 @@ local function snapDown(self, mv, dist)
     local x1, y1 = trial:position()
     body:move(x1 - x0, y1 - y0)
   else -- (the reports of the trial taken back)
-    local cols, reported = mv.cols, mv.reported
-    for i = ncols + 1, mv.ncols do
-      reported[slotOf(mv, cols[i].other)] = false
-    end
-    mv.ncols = ncols
+    unreport(mv, ncols)
   end
 end
 
+-- A mover's step (world_mover.lua): a move of a shape that stood on the ground and was
+-- kept from making (rx, ry) of its motion across up (a step's riser, a slope's foot met
+-- corner to corner) is tried on a copy raised by up to h, moved across by (rx, ry) and
+-- lowered as far as it rose, all with the walking rules: when that lands on ground and gets
+-- further across, the body makes the same move (the trial's reports taken back), else
+-- nothing happens. Run after moveLoop, as part of the move.
+local function stepUp(self, mv, rx, ry, h)
+  local body, as = mv.body, mv.as
+  local ux, uy = mv.upx, mv.upy
+  local trial = ghostOf(body, mv.ghost3 or nil)
+  mv.ghost3 = trial
+  local x0, y0 = trial:position()
+  local ncols, ground, gnx, gny = mv.ncols, mv.ground, mv.gnx, mv.gny
+  mv.body, mv.as, mv.npinned = trial, as or mv.shape, 0
+  moveLoop(self, mv, ux * h, uy * h)
+  local x1, y1 = trial:position()
+  local rose = (x1 - x0) * ux + (y1 - y0) * uy
+  local landed = false
+  if not mv.err and rose > 0 then
+    mv.npinned = 0
+    moveLoop(self, mv, rx, ry)
+    if not mv.err then
+      mv.ground, mv.npinned = false, 0
+      moveLoop(self, mv, -ux * rose, -uy * rose)
+      landed = mv.ground
+    end
+  end
+  mv.body, mv.as = body, as
+  if mv.err then
+    return
+  end
+  local x2, y2 = trial:position()
+  local ex, ey = x2 - x0, y2 - y0
+  local x = body:position()
+  if landed and (ex * rx + ey * ry) > 1e-9 * (1 + math.abs(x)) * sqrt(rx * rx + ry * ry) then
+    body:move(ex, ey)
+  else
+    mv.ground, mv.gnx, mv.gny = ground, gnx, gny
+  end
+  unreport(mv, ncols)
+end
+
 -- A move or a check (the body given), run under pcall when the game's code may run.
--- upx: a mover's rules (walk, snap) when not false.
+-- upx: a mover's rules (walk, snap, step) when not false.
 local function run(self, mv, dx, dy, snap, wasGrounded)
+  local x0, y0
+  local stepping = snap and snap > 0 and wasGrounded
+  if stepping then
+    x0, y0 = mv.body:position()
+  end
   moveLoop(self, mv, dx, dy)
-  if snap and snap > 0 and wasGrounded and not mv.ground and not mv.err
-      and dx * mv.upx + dy * mv.upy <= 0 then
+  if not stepping or mv.err then
+    return
+  end
+  local ux, uy = mv.upx, mv.upy
+  local a = dx * ux + dy * uy
+  local hx, hy = dx - a * ux, dy - a * uy -- the motion across up asked for
+  local h2 = hx * hx + hy * hy
+  if h2 > 0 and self.token[mv.shape] then
+    local x1, y1 = mv.body:position()
+    local done = ((x1 - x0) * hx + (y1 - y0) * hy) / h2
+    if done < 1 - 1e-9 then
+      stepUp(self, mv, hx * (1 - done), hy * (1 - done), snap)
+      if mv.err then
+        return
+      end
+    end
+  end
+  if not mv.ground and a <= 0 and self.token[mv.shape] then
     snapDown(self, mv, snap)
   end
 end

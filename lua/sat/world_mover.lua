@@ -20,6 +20,10 @@
 -- - Snap: a move that began on the ground, was not going up, and ended off it, sweeps down
 --   by up to `snap` and lands there when what it meets is ground: down slopes and steps no
 --   higher than snap, the character stays on the ground.
+-- - Step: a move that began on the ground and was kept from going all the way across up
+--   (a step's riser, a slope's foot met corner to corner) is tried raised by up to `snap`,
+--   across, and lowered again: when that lands on ground further across, it is taken. Up
+--   steps no higher than snap and onto slopes from flat ground, it walks at its pace.
 local core = require("sat.core")
 local check = require("sat.world_check")
 local movement = require("sat.world_move")
@@ -72,10 +76,10 @@ end
 --- world:mover(shape [, options]) -> mover: shape (in this world) moved as a character.
 -- options: up (a vec: the way up, default sat.vec(0, -1), y down as in LÖVE), maxSlope (the
 -- steepest ground, radians from 0 to pi / 2, default 50 degrees), snap (how far down a move
--- that ended off the ground may reach for it, default 0). The mover's fields: shape, world,
--- up, maxSlope and snap (writable: read at every move), grounded (the last move ended on the
--- ground), ground (that shape, or nil) and normal (a vec: the ground's normal, toward the
--- shape; (0, 0) off the ground).
+-- that ended off the ground may reach for it, and how high a step it walks up; default 0).
+-- The mover's fields: shape, world, up, maxSlope and snap (writable: read at every move),
+-- grounded (the last move ended on the ground), ground (that shape, or nil) and normal (a
+-- vec: the ground's normal, toward the shape; (0, 0) off the ground).
 function M.new(self, shape, options)
   if not worlds[self] then badSelf("mover", self) end
   checkMember(self, "mover", 1, shape)
