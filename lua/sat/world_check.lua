@@ -128,12 +128,19 @@ function M.setLimits(maxCoord, rangeMessage)
 end
 
 -- A coordinate or size going into the core: a finite number within its range; returns it.
--- (depth: of the world's method below the check, 1 by default: called from the method)
-function M.checkCoord(fname, n, v, depth)
-  depth = depth or 1
-  local x = toFinite(fname, n, v, depth + 3)
+function M.checkCoord(fname, n, v)
+  local x = toFinite(fname, n, v, 4)
   if x > MAX_COORD or x < -MAX_COORD then
-    argError(depth + 2, fname, n, RANGE_MESSAGE)
+    argError(3, fname, n, RANGE_MESSAGE)
+  end
+  return x
+end
+
+-- The same, from a function that the world's method calls (one level deeper).
+function M.checkCoordBelow(fname, n, v)
+  local x = toFinite(fname, n, v, 5)
+  if x > MAX_COORD or x < -MAX_COORD then
+    argError(4, fname, n, RANGE_MESSAGE)
   end
   return x
 end

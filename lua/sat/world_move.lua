@@ -22,6 +22,7 @@ local type, error, pcall, tostring = type, error, pcall, tostring
 local isVec, ghostOf, testPair = core.isVec, core.ghost, core.test
 local worlds, badSelf = check.worlds, check.badSelf
 local checkMember, checkShape, checkCoord = check.checkMember, check.checkShape, check.checkCoord
+local checkCoordBelow = check.checkCoordBelow
 local trailing, describe, allowed, argError = check.trailing, check.describe, check.allowed,
   check.argError
 
@@ -56,6 +57,10 @@ local HIT_OWNPART = 12    -- the moving shape's own part met
 local HIT_PX = 13         -- the contact point (queries only)
 local HIT_PY = 14
 local HIT_STRIDE = 14
+
+-- How a shape met is passed for the rest of a move (mv.passed): let through by its response
+-- (reported as crossed), or a one-way shape met the wrong way (silently).
+local PASSED, SILENT = 1, 2
 
 ------------------------------------------------------------------------------------------
 -- responses
@@ -180,14 +185,14 @@ end
 -- What one move works with, reused move after move: the sweep buffer, the other shapes met
 -- (seen[1..nseen], searched in order: a move meets a few, and a table keyed by shape would
 -- allocate as the shapes met change) with, for each, the filter's answer, whether it was
--- reported, whether it is passed (passes: reported as crossed; silent: a one-way shape met
+-- reported, whether it is passed (passed: PASSED, reported as crossed; SILENT: a one-way shape met
 -- the wrong way) and its one-way direction; the normals of the surfaces the motion was
 -- turned along (pinned); the contact a response is given (c); the body the move moves.
 function M.newMoveState()
-  return { shape = false, body = false, as = false, ghost = false, ghost2 = false,
+  local mv = { shape = false, body = false, as = false, ghost = false, ghost2 = false,
            ghost3 = false, filter = false,
            cols = false, ncols = 0, buf = {}, seen = {}, kinds = {}, reported = {},
-           passes = {}, silent = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
+           passed = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
            others = {}, nothers = 0, err = false, upx = false, upy = 0, walkable = 0,
            ground = false, gnx = 0, gny = 0, sx = 0, sy = 0, rvx = 0, rvy = 0, k = 0,
            fetched = false,
@@ -195,6 +200,8 @@ function M.newMoveState()
                  overlap = 0, x = 0, y = 0, vx = 0, vy = 0, dx = 0, dy = 0, part = nil,
                  ownPart = nil, pressed = false, npressed = 0, upx = 0, upy = 0,
                  walkable = 0 } }
+  mv.c.pressed = mv.pinned
+  return mv
 end
 
 -- Takes the world's move state (or, for a move made from inside a move's filter, a new one).
@@ -209,7 +216,7 @@ local function takeMoveState(self, shape, filter, cols)
   mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ncols = shape, shape, false, filter, cols, 0
   mv.err, mv.upx, mv.ground = false, false, false
   local c = mv.c
-  c.world, c.shape, c.pressed = self, shape, mv.pinned
+  c.world, c.shape = self, shape
   return mv
 end
 
@@ -243,7 +250,7 @@ local function slotOf(mv, other)
   end
   n = n + 1
   seen[n], mv.kinds[n], mv.reported[n], mv.nseen = other, nil, false, n
-  mv.passes[n], mv.silent[n] = false, false
+  mv.passed[n] = false
   return n
 end
 
@@ -281,12 +288,12 @@ end
 -- Reports the hits before offset last (or all n) that the shape passed through, with the
 -- shape at (x, y) when the sweep began.
 local function reportCrossed(self, mv, last, x, y)
-  local buf, kinds, others, passes = mv.buf, mv.kinds, mv.others, mv.passes
+  local buf, kinds, others, passed = mv.buf, mv.kinds, mv.others, mv.passed
   for k = 1, last / HIT_STRIDE do
     local o = (k - 1) * HIT_STRIDE
     local other = others[k]
     local i = slotOf(mv, other)
-    if passes[i] then
+    if passed[i] == PASSED then
       report(self, mv, o, other, kinds[i], x + buf[o + HIT_MX], y + buf[o + HIT_MY])
     end
   end
@@ -397,7 +404,7 @@ local function groundFirst(self, mv, n, k, o, kind, other, vx, vy)
         end
       end
       local wx = mv.odx[i]
-      if bk and not mv.passes[i] and not mv.silent[i] and (not wx
+      if bk and not mv.passed[i] and (not wx
           or (vx * wx + vy * mv.ody[i] > 0 and qnx * wx + qny * mv.ody[i] > 0)) then
         mv.others[j] = b
         return q, bk, b, j
@@ -439,13 +446,13 @@ local function firstBlock(self, mv, n, vx, vy, from)
       -- (the default filter and no setFilter: no code of the game ran, nothing changed)
       asked = asked or mv.filter ~= defaultMoveFilter or self.filter ~= nil
     end
-    if kind and not mv.passes[i] and not mv.silent[i] then
+    if kind and not mv.passed[i] then
       local dx = mv.odx[i]
       if dx and (buf[o + HIT_OVERLAPPING] ~= 0 or vx * dx + vy * mv.ody[i] <= 0
           or buf[o + HIT_NX] * dx + buf[o + HIT_NY] * mv.ody[i] <= 0) then
         -- one-way, met overlapping or the wrong way: passed silently, for the whole move
         -- (the move's first sweep is where the shape starts: it overlapped it then)
-        mv.silent[i] = true
+        mv.passed[i] = SILENT
       else
         if asked or self.changes ~= changes then
           return false
@@ -477,24 +484,52 @@ local STOP, PASS, STALE = 1, 2, 3
 local function decide(self, mv, o, kind, other, vx, vy)
   local r = self.responses[kind]
   local fn = r.fn
-  if fn == slide and mv.upx then
-    fn = walk
-  end
   if not mv.fetched then
     mv.sx, mv.sy = mv.body:position()
     mv.fetched = true
   end
+  if fn == slide then
+    if mv.upx then
+      fn = walk
+    else
+      -- slide(c) inline (the most common contact: no contact table to fill), the same
+      -- arithmetic in the same order
+      local buf = mv.buf
+      local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+      local np = mv.npinned
+      if buf[o + HIT_OVERLAPPING] == 0 then
+        local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+        vx, vy = vx - mx, vy - my
+        if mx ~= 0 or my ~= 0 then np = 0 end
+      end
+      local d = vx * nx + vy * ny
+      if d > 0 then
+        vx, vy = vx - d * nx, vy - d * ny
+      end
+      local pinned = mv.pinned
+      local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
+      for p = 1, 2 * np, 2 do
+        if vx * pinned[p] + vy * pinned[p + 1] > eps then
+          vx, vy = 0, 0
+          break
+        end
+      end
+      mv.rvx, mv.rvy = vx, vy
+      return STOP
+    end
+  end
   respond(mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
   local rvx, rvy = mv.rvx, mv.rvy
   if rvx ~= nil then
-    if type(rvx) ~= "number" or type(rvy) ~= "number" or rvx ~= rvx or rvy ~= rvy
-        or rvx == math.huge or rvx == -math.huge or rvy == math.huge or rvy == -math.huge then
+    if not r.builtin and (type(rvx) ~= "number" or type(rvy) ~= "number" or rvx ~= rvx
+        or rvy ~= rvy or rvx == math.huge or rvx == -math.huge or rvy == math.huge
+        or rvy == -math.huge) then
       mv.err = ("move: the response %q returned %s, %s; expected two finite numbers (the " ..
         "motion left) or nothing (pass through)"):format(kind, describe(rvx), describe(rvy))
     end
     return STOP
   end
-  mv.passes[slotOf(mv, other)] = true
+  mv.passed[slotOf(mv, other)] = PASSED
   if not r.builtin then
     return STALE
   end
@@ -706,18 +741,13 @@ local function run(self, mv, dx, dy, snap, wasGrounded)
   end
 end
 
--- Whether code of the game may run in a move with this filter: then it runs under pcall.
-local function gameCode(self, filter)
-  return filter ~= defaultMoveFilter or self.filter ~= nil or not self.responses.slide.builtin
-end
-
 -- The last checks of a move, a check or a mover's move, made by the public method itself
 -- (for the errors' level): where the shape could end must be in range, or it would fail
 -- halfway.
 local function checkEnd(fname, n, shape, dx, dy)
   local x0, y0 = shape:position()
-  checkCoord(fname, n, x0 + dx, 2)
-  checkCoord(fname, n + 1, y0 + dy, 2)
+  checkCoordBelow(fname, n, x0 + dx)
+  checkCoordBelow(fname, n + 1, y0 + dy)
 end
 M.checkEnd = checkEnd
 
@@ -725,8 +755,10 @@ M.checkEnd = checkEnd
 -- state back; returns x, y, cols. It is called by the public method itself: its own errors
 -- are raised at level 3, the method's caller (or at level). dry: a check; opts: a mover's
 -- (upx, upy, walkable, snap, grounded; on return ground, gnx, gny) or nil.
-local function perform(self, shape, dx, dy, filter, cols, dry, opts, level)
-  local x0, y0 = shape:position()
+local function perform(self, shape, dx, dy, filter, cols, dry, opts, level, x0, y0)
+  if not x0 then
+    x0, y0 = shape:position()
+  end
   filter = filter or defaultMoveFilter
   local mv = takeMoveState(self, shape, filter, cols or {})
   if dry then
@@ -740,11 +772,16 @@ local function perform(self, shape, dx, dy, filter, cols, dry, opts, level)
     c.upx, c.upy, c.walkable = opts.upx, opts.upy, opts.walkable
     snap, grounded = opts.snap, opts.grounded
   end
-  mv.c.dx, mv.c.dy = dx, dy
-  if not gameCode(self, filter) then
+  local c = mv.c
+  c.dx, c.dy = dx, dy
+  if filter == defaultMoveFilter and self.filter == nil and self.responses.slide.builtin then
     -- no code of the game runs in this move, so no filter error to undo: no pcall, which
     -- LuaJIT does not compile (the level's frame took twice as long under it)
-    run(self, mv, dx, dy, snap, grounded)
+    if opts then
+      run(self, mv, dx, dy, snap, grounded)
+    else
+      moveLoop(self, mv, dx, dy)
+    end
   else
     local ok, err = pcall(run, self, mv, dx, dy, snap, grounded)
     if not ok then -- (the state is dropped, not reused half-done)
@@ -763,10 +800,10 @@ local function perform(self, shape, dx, dy, filter, cols, dry, opts, level)
   cols = mv.cols
   local spare = self.scratch.spare
   for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
-    local c = cols[i]
-    if type(c) == "table" then
-      c.a, c.b, c.other = false, false, false
-      spare[#spare + 1] = c
+    local col = cols[i]
+    if type(col) == "table" then
+      col.a, col.b, col.other = false, false, false
+      spare[#spare + 1] = col
     end
     cols[i] = nil
   end
@@ -810,9 +847,35 @@ function M.move(self, shape, dx, dy, a, b)
   dx = checkCoord("move", 2, dx)
   dy = checkCoord("move", 3, dy)
   local filter, cols = trailing("move", 4, a, b)
-  checkEnd("move", 2, shape, dx, dy)
-  local x, y, list = perform(self, shape, dx, dy, filter, cols, false, nil)
-  return x, y, list
+  local x0, y0 = shape:position()
+  checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
+  checkCoord("move", 3, y0 + dy)
+  if filter or self.filter ~= nil or not self.responses.slide.builtin then
+    local x, y, list = perform(self, shape, dx, dy, filter, cols, false, nil, nil, x0, y0)
+    return x, y, list
+  end
+  -- the most common move, perform's inline: no code of the game runs (no pcall, which LuaJIT
+  -- does not compile), no mover, no dry run
+  local mv = takeMoveState(self, shape, defaultMoveFilter, cols or {})
+  mv.c.dx, mv.c.dy = dx, dy
+  moveLoop(self, mv, dx, dy)
+  if mv.err then -- (a wrong oneway field: undone, the state dropped)
+    shape:moveTo(x0, y0)
+    error(mv.err, 2)
+  end
+  cols = mv.cols
+  local spare = self.scratch.spare
+  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
+    local col = cols[i]
+    if type(col) == "table" then
+      col.a, col.b, col.other = false, false, false
+      spare[#spare + 1] = col
+    end
+    cols[i] = nil
+  end
+  releaseMoveState(self, mv)
+  local x, y = shape:position()
+  return x, y, cols
 end
 
 --- world:check(shape, dx, dy [, filter] [, cols]) -> x, y, collisions: what world:move
