@@ -213,10 +213,7 @@ local function takeMoveState(self, shape, filter, cols)
   else
     mv = M.newMoveState()
   end
-  mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ncols = shape, shape, false, filter, cols, 0
-  mv.err, mv.upx, mv.ground = false, false, false
-  local c = mv.c
-  c.world, c.shape = self, shape
+  mv.shape, mv.body, mv.filter, mv.cols, mv.ncols = shape, shape, filter, cols, 0
   return mv
 end
 
@@ -235,8 +232,11 @@ local function releaseMoveState(self, mv)
   mv.nseen, mv.npinned, mv.nothers = 0, 0, 0
   mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ground = false, false, false, false, false,
     false
+  mv.upx = false -- (mv.err is false: a move ended by an error drops its state)
   local c = mv.c
-  c.world, c.shape, c.other = false, false, false
+  if c.shape then -- (a response was called)
+    c.world, c.shape, c.other = false, false, false
+  end
   self.scratch.move = mv
 end
 
@@ -340,10 +340,12 @@ end
 -- Fills the contact c for the hit at offset o (the shape at (x, y) when the sweep began,
 -- moving by (vx, vy)) and calls the response's function; what it returns goes to mv.rvx,
 -- mv.rvy (not returned through the frames: LuaJIT compiles fixed results better).
-local function respond(mv, o, other, kind, fn, x, y, vx, vy)
+local function respond(self, mv, o, other, kind, fn, x, y, vx, vy)
   -- (one field a statement: LuaJIT's compiler gives up on long multiple assignments)
   local buf, c = mv.buf, mv.c
   local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+  c.world = self
+  c.shape = mv.shape
   c.other = other
   c.type = kind
   c.nx = nx
@@ -488,37 +490,10 @@ local function decide(self, mv, o, kind, other, vx, vy)
     mv.sx, mv.sy = mv.body:position()
     mv.fetched = true
   end
-  if fn == slide then
-    if mv.upx then
-      fn = walk
-    else
-      -- slide(c) inline (the most common contact: no contact table to fill), the same
-      -- arithmetic in the same order
-      local buf = mv.buf
-      local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
-      local np = mv.npinned
-      if buf[o + HIT_OVERLAPPING] == 0 then
-        local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
-        vx, vy = vx - mx, vy - my
-        if mx ~= 0 or my ~= 0 then np = 0 end
-      end
-      local d = vx * nx + vy * ny
-      if d > 0 then
-        vx, vy = vx - d * nx, vy - d * ny
-      end
-      local pinned = mv.pinned
-      local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
-      for p = 1, 2 * np, 2 do
-        if vx * pinned[p] + vy * pinned[p + 1] > eps then
-          vx, vy = 0, 0
-          break
-        end
-      end
-      mv.rvx, mv.rvy = vx, vy
-      return STOP
-    end
+  if fn == slide and mv.upx then
+    fn = walk
   end
-  respond(mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
+  respond(self, mv, o, other, kind, fn, mv.sx, mv.sy, vx, vy)
   local rvx, rvy = mv.rvx, mv.rvy
   if rvx ~= nil then
     if not r.builtin and (type(rvx) ~= "number" or type(rvy) ~= "number" or rvx ~= rvx
@@ -545,6 +520,36 @@ local function firstStop(self, mv, n, vx, vy)
     local o, kind, other = firstBlock(self, mv, n, vx, vy, from)
     if not o or mv.err then
       return o
+    end
+    if self.responses[kind].fn == slide and not mv.upx then
+      -- slide(c) inline (the most common contact: no contact table to fill, no call), the
+      -- same arithmetic in the same order
+      if not mv.fetched then
+        mv.sx, mv.sy = mv.body:position()
+        mv.fetched = true
+      end
+      local buf = mv.buf
+      local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+      local np = mv.npinned
+      if buf[o + HIT_OVERLAPPING] == 0 then
+        local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+        vx, vy = vx - mx, vy - my
+        if mx ~= 0 or my ~= 0 then np = 0 end
+      end
+      local d = vx * nx + vy * ny
+      if d > 0 then
+        vx, vy = vx - d * nx, vy - d * ny
+      end
+      local pinned = mv.pinned
+      local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
+      for p = 1, 2 * np, 2 do
+        if vx * pinned[p] + vy * pinned[p + 1] > eps then
+          vx, vy = 0, 0
+          break
+        end
+      end
+      mv.rvx, mv.rvy = vx, vy
+      return o, kind, other
     end
     local verdict = decide(self, mv, o, kind, other, vx, vy)
     if verdict == STOP then
