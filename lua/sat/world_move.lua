@@ -189,7 +189,7 @@ end
 -- the wrong way) and its one-way direction; the normals of the surfaces the motion was
 -- turned along (pinned); the contact a response is given (c); the body the move moves.
 function M.newMoveState()
-  local mv = { shape = false, body = false, as = false, ghost = false, ghost2 = false,
+  local mv = { shape = false, body = false, as = nil, ghost = false, ghost2 = false,
            ghost3 = false, filter = false,
            cols = false, ncols = 0, buf = {}, seen = {}, kinds = {}, reported = {},
            passed = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
@@ -230,13 +230,7 @@ local function releaseMoveState(self, mv)
     buf[(i - 1) * HIT_STRIDE + HIT_OTHER] = false
   end
   mv.nseen, mv.npinned, mv.nothers = 0, 0, 0
-  mv.shape, mv.body, mv.as, mv.filter, mv.cols, mv.ground = false, false, false, false, false,
-    false
-  mv.upx = false -- (mv.err is false: a move ended by an error drops its state)
-  local c = mv.c
-  if c.shape then -- (a response was called)
-    c.world, c.shape, c.other = false, false, false
-  end
+  mv.shape, mv.body, mv.filter, mv.cols = false, false, false, false
   self.scratch.move = mv
 end
 
@@ -374,6 +368,7 @@ local function respond(self, mv, o, other, kind, fn, x, y, vx, vy)
   end
   c.npressed = np
   local rvx, rvy = fn(c)
+  c.world, c.shape, c.other = false, false, false -- (it keeps no shape)
   mv.rvx, mv.rvy = rvx, rvy
 end
 
@@ -511,53 +506,21 @@ local function decide(self, mv, o, kind, other, vx, vy)
   return PASS
 end
 
--- The first hit of the n that stops the shape (o, kind, other; the motion left in mv.rvx,
--- mv.rvy), nil when none does, false when the sweep is stale (firstBlock, decide).
-local function firstStop(self, mv, n, vx, vy)
-  mv.fetched = false
-  local from = 1
+-- The first hit that stops the shape, from the first block (o, kind, other) of the n on:
+-- (o, kind, other; the motion left in mv.rvx, mv.rvy), nil when none does, false when the
+-- sweep is stale (firstBlock, decide).
+local function firstStop(self, mv, n, vx, vy, o, kind, other)
   while true do
-    local o, kind, other = firstBlock(self, mv, n, vx, vy, from)
-    if not o or mv.err then
-      return o
-    end
-    if self.responses[kind].fn == slide and not mv.upx then
-      -- slide(c) inline (the most common contact: no contact table to fill, no call), the
-      -- same arithmetic in the same order
-      if not mv.fetched then
-        mv.sx, mv.sy = mv.body:position()
-        mv.fetched = true
-      end
-      local buf = mv.buf
-      local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
-      local np = mv.npinned
-      if buf[o + HIT_OVERLAPPING] == 0 then
-        local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
-        vx, vy = vx - mx, vy - my
-        if mx ~= 0 or my ~= 0 then np = 0 end
-      end
-      local d = vx * nx + vy * ny
-      if d > 0 then
-        vx, vy = vx - d * nx, vy - d * ny
-      end
-      local pinned = mv.pinned
-      local eps = PINNED_EPS * sqrt(vx * vx + vy * vy)
-      for p = 1, 2 * np, 2 do
-        if vx * pinned[p] + vy * pinned[p + 1] > eps then
-          vx, vy = 0, 0
-          break
-        end
-      end
-      mv.rvx, mv.rvy = vx, vy
-      return o, kind, other
-    end
     local verdict = decide(self, mv, o, kind, other, vx, vy)
     if verdict == STOP then
       return o, kind, other
     elseif verdict == STALE then
       return false
     end
-    from = mv.k + 1
+    o, kind, other = firstBlock(self, mv, n, vx, vy, mv.k + 1)
+    if not o or mv.err then
+      return o
+    end
   end
 end
 
@@ -600,7 +563,8 @@ end
 -- went through are reported (inline: most moves end so, and a call costs in PUC Lua).
 local function moveLoop(self, mv, vx, vy)
   local hash, buf, body, shape, token, as = self.hash, mv.buf, mv.body, mv.shape, self.token,
-    mv.as or nil
+    mv.as
+  local responses = self.responses
   local steps, rounds = 0, 0
   while steps < MAX_MOVE_STEPS and rounds < MAX_MOVE_ROUNDS do
     if not token[shape] then
@@ -610,7 +574,38 @@ local function moveLoop(self, mv, vx, vy)
     local n = hash:sweep(body, vx, vy, buf, as)
     local o, kind, other
     if n > 0 then -- (most moves meet nothing: no call then)
-      o, kind, other = firstStop(self, mv, n, vx, vy)
+      mv.fetched = false
+      o, kind, other = firstBlock(self, mv, n, vx, vy, 1)
+      if o then
+        if responses[kind].fn == slide and not mv.upx then
+          -- slide(c) inline (the most common contact: no contact table to fill, no call),
+          -- the same arithmetic in the same order
+          mv.sx, mv.sy = body:position()
+          mv.fetched = true
+          local nx, ny = buf[o + HIT_NX], buf[o + HIT_NY]
+          local np, rvx, rvy = mv.npinned, vx, vy
+          if buf[o + HIT_OVERLAPPING] == 0 then
+            local mx, my = buf[o + HIT_MX], buf[o + HIT_MY]
+            rvx, rvy = vx - mx, vy - my
+            if mx ~= 0 or my ~= 0 then np = 0 end
+          end
+          local d = rvx * nx + rvy * ny
+          if d > 0 then
+            rvx, rvy = rvx - d * nx, rvy - d * ny
+          end
+          local pinned = mv.pinned
+          local eps = PINNED_EPS * sqrt(rvx * rvx + rvy * rvy)
+          for p = 1, 2 * np, 2 do
+            if rvx * pinned[p] + rvy * pinned[p + 1] > eps then
+              rvx, rvy = 0, 0
+              break
+            end
+          end
+          mv.rvx, mv.rvy = rvx, rvy
+        else
+          o, kind, other = firstStop(self, mv, n, vx, vy, o, kind, other)
+        end
+      end
       if mv.err then
         return
       end
@@ -819,6 +814,7 @@ local function perform(self, shape, dx, dy, filter, cols, dry, opts, level, x0, 
   if dry then
     mv.ghost = mv.body
   end
+  mv.as, mv.ground, mv.upx = nil, false, false -- (what only perform sets)
   releaseMoveState(self, mv)
   return x, y, cols
 end
