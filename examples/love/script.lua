@@ -41,6 +41,8 @@ script.steps = {
   { phase = "plat-jump",      frames = 5, hold = { "up" } },
   { phase = "plat-stand",     frames = 70 },
   { phase = "plat-drop",      frames = 50, hold = { "down" } },
+  -- back to the arena for the screenshot
+  { phase = "arena",          frames = 2, press = { "p" } },
 }
 
 -- Frame f (1-based) -> step, index of the frame within the step.
