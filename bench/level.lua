@@ -15,6 +15,13 @@
 --                   (64 long) and queryShape that meets nothing, in microseconds.
 --   far20000        20,000 circles of radius 8 at 1e17, 1,000 apart (issue 13, #7): one step.
 --   tiny10000       10,000 circles of radius 1 in cells of 1e-3 (issue 13, #8): one step.
+--   map100m, map316m  map100 and map316 with their tiles merged by sat.level.grid (its default,
+--                   "rects"): the same actors, moves and steps.
+--   build316        building the map316 level (about 16,000 tiles) into a new world: adding a
+--                   box per tile, against sat.level.grid in each merging mode (by default,
+--                   and rects and greedy without limit; 7 rounds of each in turn, the median
+--                   of each; rows level_build.*), and the shapes each gives for the 100 x 100
+--                   map and a solid 100 x 100 map.
 local lib = require("benchlib")
 local sat = require("sat")
 
@@ -31,6 +38,19 @@ local function makeMap(rng, n, fraction)
     end
   end
   return solid
+end
+
+-- The map as sat.level.grid takes it: rows (y) of columns (x) of booleans.
+local function gridOf(solid, n)
+  local rows = {}
+  for j = 1, n do
+    local row = {}
+    for i = 1, n do
+      row[i] = solid[i][j]
+    end
+    rows[j] = row
+  end
+  return rows
 end
 
 local function addTiles(world, solid, n)
@@ -63,14 +83,19 @@ local function counting(world, scene)
   world:on("exit", function() scene.exits = scene.exits + 1 end)
 end
 
--- n actors in free tiles of the map (one per tile, tiles drawn at random).
-local function levelScene(n, actors, seed)
+-- n actors in free tiles of the map (one per tile, tiles drawn at random); the tiles merged
+-- by sat.level.grid when asked.
+local function levelScene(n, actors, seed, merged)
   local rng = lib.rng(seed)
   local solid = makeMap(rng, n, 0.15)
   local world = sat.world(CELL)
   local scene = { world = world, enters = 0, stays = 0, exits = 0, actors = {}, VX = {},
     VY = {}, cols = {}, rng = rng, n = n }
-  scene.tiles = addTiles(world, solid, n)
+  if merged then
+    scene.tiles = #sat.level.grid(world, gridOf(solid, n), TILE, TILE)
+  else
+    scene.tiles = addTiles(world, solid, n)
+  end
   local taken = {}
   while #scene.actors < actors do
     local i, j = rng.int(n), rng.int(n)
@@ -131,9 +156,9 @@ local function frames(scene, mover, count)
   end
 end
 
-local function measureLevel(name, n, seed)
+local function measureLevel(name, n, seed, merged)
   local t0 = lib.now()
-  local scene = levelScene(n, 1000, seed)
+  local scene = levelScene(n, 1000, seed, merged)
   lib.note("%s: level %s built in %.2f s", lib.vm, name, lib.now() - t0)
   frames(scene, moveActors, 30)
   local enters, stays = scene.enters, scene.stays
@@ -158,6 +183,70 @@ if wanted("map100") then
 end
 if wanted("map316") then
   measureLevel("map316", 316, 1402)
+  collectgarbage("collect")
+end
+if wanted("map100m") then
+  measureLevel("map100m", 100, 1401, true)
+  collectgarbage("collect")
+end
+if wanted("map316m") then
+  measureLevel("map316m", 316, 1402, true)
+  collectgarbage("collect")
+end
+
+-- Building a level: a box added per tile, against sat.level.grid in each mode.
+-- each mode as sat.level.grid merges by default (rectangles within two hash cells), and
+-- rects and greedy without that limit (maxSpan = math.huge: the fewest shapes)
+local MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain", "rects_nolimit",
+  "greedy_nolimit" }
+local function gridOptions(mode)
+  local merge = mode:match("^(%a+)_nolimit$")
+  if merge then
+    return { merge = merge, maxSpan = math.huge }
+  end
+  return { merge = mode }
+end
+if wanted("build316") then
+  local solid = makeMap(lib.rng(1402), 316, 0.15)
+  local rows = gridOf(solid, 316)
+  -- rounds of every build in turn, the median of each: what other programs take from the
+  -- machine meanwhile falls on all of them alike
+  local builds = { { "tiles", function(world) return addTiles(world, solid, 316) end } }
+  for _, mode in ipairs(MODES) do
+    builds[#builds + 1] = { mode, function(world)
+      return #sat.level.grid(world, rows, TILE, TILE, gridOptions(mode))
+    end }
+  end
+  local times, counts = {}, {}
+  for round = 1, 7 do
+    for _, b in ipairs(builds) do
+      collectgarbage("collect")
+      local world = sat.world(CELL)
+      local t0 = lib.now()
+      counts[b[1]] = b[2](world)
+      times[b[1]] = times[b[1]] or {}
+      times[b[1]][round] = (lib.now() - t0) * 1e3
+    end
+  end
+  for _, b in ipairs(builds) do
+    lib.emit("level_build.map316." .. b[1] .. "_ms", lib.median(times[b[1]]), "ms")
+    lib.emit("level_build.map316." .. b[1], counts[b[1]], "count")
+  end
+  -- the shapes per mode for the 100 x 100 map of map100 and a solid one (solid100's)
+  for _, m in ipairs({ { "map100", 1401, 0.15 }, { "solid100", 1403, 2 } }) do
+    local s = makeMap(lib.rng(m[2]), 100, m[3])
+    local count = 0
+    for i = 1, 100 do
+      for j = 1, 100 do
+        if s[i][j] then count = count + 1 end
+      end
+    end
+    lib.emit("level_build." .. m[1] .. ".tiles", count, "count")
+    for _, mode in ipairs(MODES) do
+      lib.emit("level_build." .. m[1] .. "." .. mode,
+        #sat.level.grid(sat.world(CELL), gridOf(s, 100), TILE, TILE, gridOptions(mode)), "count")
+    end
+  end
   collectgarbage("collect")
 end
 

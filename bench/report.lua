@@ -36,7 +36,7 @@ local function fmt(v, unit)
   elseif unit == "kb" then
     return v == 0 and "0 kb" or string.format("%.3g kb", v)
   end
-  return string.format("%d", v)
+  return string.format(v == math.floor(v) and "%d" or "%.3g", v) -- (a limit with no figure)
 end
 
 local function row(label, value, target, mark)
@@ -336,4 +336,33 @@ for _, vm in ipairs(vms) do
   end
   figure("20,000 circles at 1e17 (issue 13 #7): a step", p .. "far20000.step")
   figure("10,000 circles, cells of 1e-3 (#8): a step", p .. "tiny10000.step")
+end
+
+-- ---- building levels (sat.level.grid) -------------------------------------------------------
+local LEVEL_MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain", "rects_nolimit",
+  "greedy_nolimit" }
+for _, vm in ipairs(vms) do
+  local p = vm[1] .. ".level_build."
+  local tiles_ms = get(p .. "map316.tiles_ms")
+  header(string.format("Level building under %s: the 316 x 316 map (%s tiles of 16), new world each time",
+    vm[2], fmt(get(p .. "map316.tiles"), "count")))
+  say("  (by default merged rectangles keep within two of the world's 32-unit cells; _nolimit:")
+  say("  maxSpan = math.huge)")
+  figure("a box per tile, added one by one", p .. "map316.tiles_ms")
+  for _, mode in ipairs(LEVEL_MODES) do
+    figure(string.format("sat.level.grid, merge %s (%s shapes)", mode, fmt(get(p .. "map316." .. mode), "count")),
+      p .. "map316." .. mode .. "_ms", mode == "rects" and tiles_ms or nil,
+      mode == "rects" and "<= a box per tile" or nil)
+  end
+  say(string.format("  shapes per mode: the 100 x 100 map of map100 (%s tiles) / a solid 100 x 100 (%s tiles)",
+    fmt(get(p .. "map100.tiles"), "count"), fmt(get(p .. "solid100.tiles"), "count")))
+  for _, mode in ipairs(LEVEL_MODES) do
+    figure_row("  " .. mode, string.format("%s / %s", fmt(get(p .. "map100." .. mode), "count"),
+      fmt(get(p .. "solid100." .. mode), "count")))
+  end
+  local q = vm[1] .. ".level."
+  for _, m in ipairs({ "map100", "map316" }) do
+    figure(string.format("%s with its tiles merged (%s shapes): frame", m, fmt(get(q .. m .. "m.tiles"), "count")),
+      q .. m .. "m.frame", get(q .. m .. ".frame"), "<= the unmerged frame")
+  end
 end

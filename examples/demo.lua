@@ -91,23 +91,21 @@ report("circle centred on a segment", sat.circle(0, 0, 2), sat.segment(-50, 0, 5
 report("capsule standing on a segment", sat.capsule(0, -30, 0, -10, 10), sat.segment(-50, 0, 50, 0))
 say("")
 
-say("7. A world: a level built from a tile map, as static shapes (static shapes never pair")
-say("   with each other, however many touch), and a player who walks down and right: it lands")
-say("   on the floor, slides along it over the seams between tiles and stops against the wall.")
-local world = sat.world(32)
+say("7. A world: a level built from a tile map by sat.level.grid, its 11 tiles merged into static")
+say("   boxes that each fit in two cells of the world's hash (static shapes never pair with each")
+say("   other), and a player who walks down and right: it lands on the floor, slides along it")
+say("   over the seams and stops against the wall.")
+local world = sat.world(64)
 local map = {
   ".......#",
   ".......#",
   ".......#",
   "########",
 }
-for row, line in ipairs(map) do
-  for col = 1, #line do
-    if line:sub(col, col) == "#" then
-      local tile = world:add(sat.box((col - 1) * 32, (row - 1) * 32, 32, 32), "static")
-      tile.name = row == #map and "floor" or "wall"
-    end
-  end
+for _, s in ipairs(sat.level.grid(world, map, 32, 32)) do
+  local _, top = s:bbox()
+  s.name = top == 96 and "floor" or "wall"
+  say("  %s: %s", s.name, tostring(s))
 end
 local player = world:add(sat.circle(90, 46, 12))
 player.name = "player"
@@ -117,7 +115,7 @@ end
 function player:onExit(other)
   say("   exit: player leaves the %s", other.name)
 end
-say("  %d tiles, %d pairs among them", world:count() - 1, world:step())
+say("  %d shapes, %d pairs among them", world:count() - 1, world:step())
 local hits = {} -- filled again by every move: no garbage
 for frame = 1, 11 do
   local x, y = world:move(player, 12, 6, hits)

@@ -732,6 +732,59 @@ function Debug.cells(world) end
 ---@return sat.Response[]
 function Debug.contacts(world) end
 
+-- ---- sat.level ----------------------------------------------------------------------------
+
+---How tiles are merged: rectangles (`"rects"`: each row's runs, merged down where the next
+---row's run spans the same columns; `"greedy"`; `"rows"`; `"columns"`; `"none"`: a box per
+---tile), or outlines (`"concave"`: a `sat.concave` per piece of a region, cut where it has a
+---hole or touches itself; `"chain"`: every boundary loop as a closed `sat.chain`, the surface
+---only).
+---@alias sat.level.Merge "rects"|"greedy"|"rows"|"columns"|"none"|"concave"|"chain"
+
+---@class sat.level.GridOptions
+---@field solid? table|fun(value: any, col: integer, row: integer): any which values are solid: a set or a test (default: a character other than " " and ".", a value other than nil, false and 0)
+---@field merge? sat.level.Merge default `"rects"`
+---@field maxSpan? number the most tiles a merged rectangle spans along x and y (`math.huge`: no limit); by default as many as keep it within two of the world's hash cells
+---@field static? boolean `false`: added as moving shapes (default `true`)
+---@field fields? table fields given to every shape
+---@field x? number where the grid's top-left corner is (default 0)
+---@field y? number
+
+---@class sat.level.TiledOptions
+---@field merge? sat.level.Merge for tile layers (default `"rects"`)
+---@field maxSpan? number as for `grid`
+---@field static? boolean `false`: added as moving shapes (default `true`)
+---@field fields? table fields given to every shape
+---@field x? number moves the whole map
+---@field y? number
+---@field property? string the property that makes a layer, tile or object solid (default `"collidable"`, STI's)
+---@field ellipseSides? integer the vertices of an ellipse that is not round (a multiple of 4 from 4 to 64, default 24)
+
+---Level geometry from tile grids and Tiled maps (loaded on first access of `sat.level`).
+---@class sat.level
+local Level = {}
+
+---The solid tiles of a grid (rows of characters or of values), merged into few shapes whose
+---union is exactly the solid area, added to the world; the shapes in reading order.
+---@param world sat.World
+---@param grid (string|any[])[]
+---@param tileW number
+---@param tileH number
+---@param options? sat.level.GridOptions
+---@return sat.Shape[]
+function Level.grid(world, grid, tileW, tileH, options) end
+
+---A Tiled map (its Lua export, a decoded JSON export, or an STI map) as shapes added to the
+---world: what STI's `collidable = true` (on a layer, a tile or an object) makes solid; tile
+---layers merged. Each shape gets `name`, `type`/`class`, `id` and the custom properties as
+---fields. Returns the shapes and the warnings (what was skipped, and why).
+---@param world sat.World
+---@param map table
+---@param options? sat.level.TiledOptions
+---@return sat.Shape[] shapes
+---@return string[] warnings
+function Level.tiled(world, map, options) end
+
 -- ---- the module ---------------------------------------------------------------------------
 
 ---The C module (`sat.core.test` and `sat.core.collide` are always the C functions).
@@ -868,6 +921,7 @@ function core.isVec(v) end
 ---@field _LICENSE string `"MIT"`
 ---@field core sat.core the C module
 ---@field debug sat.debug the LÖVE drawing helpers, loaded on first access
+---@field level sat.level levels from tile grids and Tiled maps, loaded on first access
 local sat = {}
 
 ---A new world, cell size default 64 (about a typical shape's size), from 1e-100 to 1e150.

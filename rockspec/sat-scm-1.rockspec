@@ -66,6 +66,10 @@ local lua_modules = {
   ["sat.world_move"] = "lua/sat/world_move.lua",
   ["sat.debug"] = "lua/sat/debug.lua",
   ["sat.fast"] = "lua/sat/fast.lua",
+  ["sat.level"] = "lua/sat/level.lua",
+  ["sat.level_tiled"] = "lua/sat/level_tiled.lua",
+  ["sat.level_shapes"] = "lua/sat/level_shapes.lua",
+  ["sat.level_grid"] = "lua/sat/level_grid.lua",
 }
 
 build = {
@@ -84,6 +88,10 @@ build = {
     ["sat.world_move"] = lua_modules["sat.world_move"],
     ["sat.debug"] = lua_modules["sat.debug"],
     ["sat.fast"] = lua_modules["sat.fast"],
+    ["sat.level"] = lua_modules["sat.level"],
+    ["sat.level_tiled"] = lua_modules["sat.level_tiled"],
+    ["sat.level_shapes"] = lua_modules["sat.level_shapes"],
+    ["sat.level_grid"] = lua_modules["sat.level_grid"],
   },
   platforms = {
     unix = {

@@ -527,6 +527,32 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.equal("", report(problems))
   end)
 
+  it("cover sat.level: its functions and the options each takes", function()
+    local lvl = sat.level
+    local problems = compare("sat.level", "sat.level", lvl, lookupNames(lvl), {})
+    -- the options a call takes are the names its refusal of an unknown one lists
+    local calls = {
+      grid = { "sat.level.GridOptions", function(o) return lvl.grid(sat.world(), { "#" }, 1, 1, o) end },
+      tiled = { "sat.level.TiledOptions", function(o)
+        return lvl.tiled(sat.world(), { orientation = "orthogonal", tilewidth = 1, tileheight = 1, layers = {} }, o)
+      end },
+    }
+    for _, name in ipairs(sorted(calls)) do
+      local ok, msg = pcall(calls[name][2], { ["?"] = true })
+      assert.is_false(ok)
+      local listed = {}
+      for option in tostring(msg):match("%(options: ([^)]*)%)"):gmatch("[%w_]+") do listed[#listed + 1] = option end
+      assert.same(sorted(members(calls[name][1])), listed)
+    end
+    local shapes = lvl.grid(sat.world(), { "#" }, 1, 1)
+    assert.is_true(sat.isShape(shapes[1]))
+    local got, warnings = lvl.tiled(sat.world(), { orientation = "orthogonal", tilewidth = 1, tileheight = 1,
+      layers = { { type = "imagelayer", name = "i", properties = { collidable = true } } } })
+    assert.same({}, got)
+    assert.is_string(warnings[1])
+    assert.equal("", report(problems))
+  end)
+
   it("cover sat.debug: functions, sizes, colours, cells and options", function()
     local draw = sat.debug
     local problems = compare("sat.debug", "sat.debug", draw, lookupNames(draw), {})

@@ -1,6 +1,7 @@
--- The demo's level: an arena of walls, slopes, rotated polygons, circles, segments (a ledge
--- and a ramp), a concave rock and a chain (compounds), sensor zones and moving obstacles.
--- Everything is in world coordinates, y down (LÖVE's screen).
+-- The demo's level: an arena of walls, slopes, rotated polygons, circles, a ledge and a ramp
+-- (chains), a concave rock and a chain slope (compounds), sensor zones (all from the Tiled map
+-- level_map.lua) and moving obstacles (made here). Everything is in world coordinates, y down
+-- (LÖVE's screen).
 local sat = require("sat")
 
 local level = {}
@@ -33,52 +34,18 @@ function level.tag(shape, name, role)
 end
 local named = level.tag
 
--- Builds the static level into world; returns the list of moving obstacles, each with an
--- update(t) that places it at time t (seconds), so a run with a fixed dt is reproducible.
+-- Builds the level into world: the static part from the Tiled map level_map.lua (Tiled's
+-- Lua export) through sat.level.tiled, each shape named and given its role by the map (the
+-- object's name, the layer's role property), then the moving obstacles. Returns the list
+-- of moving obstacles, each with an update(t) that places it at time t (seconds), so a run
+-- with a fixed dt is reproducible.
 function level.build(world)
+  for _, s in ipairs(sat.level.tiled(world, require("level_map"))) do
+    named(s, s.name, s.role)
+  end
   local add = function(s)
-    return world:add(s, s.role ~= "mover" and "static" or nil)
+    return world:add(s)
   end
-  -- the arena's walls
-  add(named(sat.box(0, 0, 720, 16), "wall-top", "wall"))
-  add(named(sat.box(0, 624, 720, 16), "wall-bottom", "wall"))
-  add(named(sat.box(0, 0, 16, 640), "wall-left", "wall"))
-  add(named(sat.box(704, 0, 16, 640), "wall-right", "wall"))
-  -- a long wall to slide along
-  add(named(sat.box(300, 80, 24, 320), "wall-mid", "wall"))
-  -- slopes: 45 degrees bottom-left, shallow bottom-right
-  add(named(sat.polygon(16, 440, 200, 624, 16, 624), "slope-45", "wall"))
-  add(named(sat.polygon(520, 624, 704, 520, 704, 624), "slope-shallow", "wall"))
-  -- rotated polygons
-  local hex = {}
-  for i = 0, 5 do
-    local a = i * math.pi / 3
-    hex[#hex + 1] = 430 + 38 * math.cos(a)
-    hex[#hex + 1] = 120 + 38 * math.sin(a)
-  end
-  add(named(sat.polygon(hex), "hexagon", "wall")):rotate(0.25)
-  add(named(sat.box(615, 275, 50, 50), "diamond", "wall")):setRotation(math.pi / 4)
-  add(named(sat.polygon(180, 150, 240, 130, 250, 190, 200, 210), "rock", "wall")):rotate(-0.4)
-  -- segments: a ledge in the free space top left (a ceiling from below, a floor from above)
-  -- and a ramp on the right
-  add(named(sat.segment(40, 60, 200, 60), "ledge", "wall"))
-  add(named(sat.segment(590, 470, 700, 400), "ramp", "wall"))
-  -- compounds: a concave rock (a five-armed star: one shape of convex parts, whose MTV is
-  -- the whole rock's) and a chain slope along the top (segments joined end to end)
-  local star = {}
-  for i = 0, 9 do
-    local a, r = i * math.pi / 5, (i % 2 == 0) and 36 or 16
-    star[#star + 1] = 255 + r * math.cos(a)
-    star[#star + 1] = 480 + r * math.sin(a)
-  end
-  add(named(sat.concave(star), "concave-rock", "wall")):rotate(0.3)
-  add(named(sat.chain({ 340, 62, 400, 40, 460, 52, 520, 30, 580, 44 }), "chain-slope", "wall"))
-  -- circles
-  add(named(sat.circle(620, 120, 24), "pillar", "wall"))
-  add(named(sat.circle(472, 350, 18), "post", "wall"))
-  -- sensor zones: the player crosses them, enter/exit fire
-  add(named(sat.box(40, 280, 140, 100), "zone-a", "zone"))
-  add(named(sat.circle(560, 200, 40), "zone-b", "zone"))
 
   -- moving obstacles
   local movers = {}

@@ -36,8 +36,9 @@ function sat.world(cellSize)
   return world
 end
 
--- Loaded on first access only: sat.debug draws with love.graphics.
-local lazy = { debug = "sat.debug" }
+-- Loaded on first access only: sat.debug draws with love.graphics; sat.level builds levels
+-- from tile grids and Tiled maps.
+local lazy = { debug = "sat.debug", level = "sat.level" }
 
 return setmetatable(sat, {
   __index = function(t, key)

@@ -71,6 +71,7 @@ local x, y, cols = w:move(box, 20, 5)
 assert(x == 15 and y == 10 and #cols == 1, "move: " .. x .. " " .. y .. " " .. #cols)
 assert(w:step() == 1, "step")
 assert(type(sat.debug) == "table", "sat.debug")
+assert(#sat.level.grid(sat.world(), { "##", "#." }, 8, 8) == 2, "sat.level")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))
 LUA
