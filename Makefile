@@ -3,8 +3,10 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60)
+#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60; an input slower than
+#                     FUZZ_TIMEOUT=10 seconds fails)
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
+#   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600 or CHAOS_OPS=; CHAOS_SEED=)
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
 #   make repl         Lua 5.4 (or LUA=luajit) with sat required as the global sat
@@ -15,6 +17,7 @@
 #   make clean
 # Every other build is a target here too, which the suites (spec/suites) and bench/run.sh call:
 #   make module-san   the module with ASan + UBSan: build/asan-$(LUA)/sat/core.so
+#   make module-chaos the same, with a hostile call at every allocation: build/chaos-$(LUA)/
 #   make c-tests      the C core's tests: build/c/tests (c-tests-san: with ASan + UBSan)
 #   make fuzz-build   the libFuzzer target: build/fuzz/fuzz_pairs (fuzz-probe: can clang link one?)
 #   make bench-build  what make bench runs, optimised, in build/bench
@@ -28,7 +31,9 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 SOAK_SECONDS ?= 600
+CHAOS_SECONDS ?= 600
 
 WARN     := -std=c99 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wpointer-arith
@@ -62,7 +67,7 @@ MODDIR   := $(BUILD)/$(LUA)
 MODULE   := $(MODDIR)/sat/core.so
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all module-san sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
+.PHONY: all module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
         bench-build bench deps test demo love-demo explorer install clean test-helpers
 
 all: $(MODULE)
@@ -71,12 +76,18 @@ all: $(MODULE)
 # One shared object, the core and the binding, without -llua (the host provides the symbols).
 # SAT_HIDDEN: it exports luaopen_sat_core alone, so its own calls are direct (src/core/sat.h).
 # -fno-plt: its calls into Lua go through the GOT, not through a PLT stub.
+# -z nodelete: never unloaded. Lua 5.1 and LuaJIT unload C modules at lua_close (the package
+# library's finalizer of the library's handle) before the finalizers of objects made earlier,
+# or made during the close, have run; one that calls into sat would call unmapped code
+# (docs/design.md, "Finalizers and allocations"). The Windows DLL pins itself instead
+# (lsat_module.c); the linker of macOS has no such flag.
 MODFLAGS := -DSAT_HIDDEN
 SHARED   := -fPIC -shared -fno-plt
+NODELETE := $(if $(filter Darwin,$(shell uname -s)),,-Wl,-z,nodelete)
 $(MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
-	  $(CORE_SRC) $(BIND_SRC) -lm
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(NODELETE) $(BIND_INC) \
+	  $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
 
 # The same with ASan + UBSan, for the valgrind suite, which preloads gcc's runtimes into the
 # interpreter: so it is built by gcc whatever CC is.
@@ -85,8 +96,18 @@ SAN_MODULE := $(BUILD)/asan-$(LUA)/sat/core.so
 module-san: $(SAN_MODULE)
 $(SAN_MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(WARN) $(FP) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(BIND_INC) $(LUA_INC) -o $@ \
-	  $(CORE_SRC) $(BIND_SRC) -lm
+	$(SAN_CC) $(WARN) $(FP) -O1 -g $(SAN) $(MODFLAGS) $(SHARED) $(NODELETE) $(BIND_INC) \
+	  $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
+
+# The chaos build (src/lua/lsat.h): the sanitized module in which every Lua API call of the
+# binding that can run the collector first calls the fuzzer's hostile function
+# (spec/fuzz/chaos.lua; make chaos, spec/suites/chaos.sh).
+CHAOS_MODULE := $(BUILD)/chaos-$(LUA)/sat/core.so
+module-chaos: $(CHAOS_MODULE)
+$(CHAOS_MODULE): $(CORE_SRC) $(BIND_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(WARN) $(FP) -O1 -g $(SAN) -DSAT_CHAOS $(MODFLAGS) $(SHARED) $(NODELETE) \
+	  $(BIND_INC) $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC) -lm
 
 sources:
 	@printf '%s\n' $(CORE_SRC) $(BIND_SRC)
@@ -142,9 +163,16 @@ fuzz-probe:
 soak:
 	SOAK_SECONDS=$(SOAK_SECONDS) sh spec/suites/world-fuzz.sh
 
+# The chaos build (module-chaos) under its fuzzer (spec/fuzz/chaos.lua) for CHAOS_SECONDS in
+# all, under lua5.4, lua5.1, lua5.3 and luajit (compiler on and off), or CHAOS_OPS operations
+# per interpreter when given; `make test` runs it short (spec/suites/chaos.sh).
+chaos:
+	CHAOS_SECONDS=$(if $(CHAOS_OPS),,$(CHAOS_SECONDS)) CHAOS_OPS=$(CHAOS_OPS) sh spec/suites/chaos.sh
+
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=$(BUILD)/fuzz/ \
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=512 \
+	  -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
 
 # ---- benchmarks ---------------------------------------------------------------------------

@@ -36,7 +36,10 @@
  * (.distinct pairs, .shapes, .overlapping calls, .table_kb of shapes).
  * - pool: poly8 pairs drawn from pools of 64, 8,192 and 65,536 shapes, each shape its own
  *   allocation as in the binding (c.pool<N>.test / .collide; see pool_build).
- * Usage: bench-core [calls [repetitions [case|pool|rotate|all [world|cold|hot|pool|all]]]]
+ * - compound: overlapping stars of 32 to 256 spikes and crossing 100-segment zigzag chains,
+ *   ms per collide, contacts and sweep, and sat_concave on spiral bands of 8,000 to 100,000
+ *   points (c.compound.*, c.concave.*; see run_compounds).
+ * Usage: bench-core [calls [repetitions [case|pool|rotate|compound|all [world|cold|hot|pool|all]]]]
  *        bench-core calls passes sim-test|sim-collide shapes
  * The second form builds the pool of `shapes` as above and makes `passes` untimed passes of
  * sat_test (or sat_collide) over its calls, for a cache simulator to count what they read
@@ -639,6 +642,136 @@ static void run_pools(int n, int reps)
     }
 }
 
+/* ---- compounds: the union's cost (issue 25, items 8 and 9) ------------------------------ */
+
+/* A star of `spikes` spikes (sat_concave of 2 * spikes points, radii 10 and 5) at (x, y),
+ * turned by rot. */
+static sat_shape *bench_star(int spikes, double x, double y, double rot)
+{
+    int n = 2 * spikes;
+    sat_vec *p = xmalloc((size_t)n * sizeof *p);
+    sat_status st;
+    for (int i = 0; i < n; i++) {
+        double t = 6.283185307179586 * i / n + rot, r = i % 2 ? 5.0 : 10.0;
+        p[i].x = x + r * cos(t);
+        p[i].y = y + r * sin(t);
+    }
+    sat_shape *s = sat_concave_new(p, n, &st);
+    free(p);
+    if (s == NULL)
+        die("sat_concave_new (star)", st);
+    return s;
+}
+
+/* An open zigzag chain of `segments` segments (1 along, 2 across each), turned by rot. */
+static sat_shape *bench_zigzag(int segments, double x, double y, double rot)
+{
+    sat_vec *p = xmalloc((size_t)(segments + 1) * sizeof *p);
+    sat_status st;
+    for (int i = 0; i <= segments; i++) {
+        double u = i - segments / 2.0, v = i % 2 ? 2.0 : 0.0;
+        p[i].x = x + u * cos(rot) - v * sin(rot);
+        p[i].y = y + u * sin(rot) + v * cos(rot);
+    }
+    sat_shape *s = sat_chain_new(p, segments + 1, 0, &st);
+    free(p);
+    if (s == NULL)
+        die("sat_chain_new (zigzag)", st);
+    return s;
+}
+
+/* Milliseconds per call of op (0 collide, 1 contacts, 2 sweep_contact a onto b): the median
+ * of reps timed calls after one untimed. */
+static double compound_call_ms(const sat_shape *a, const sat_shape *b, int op, int reps)
+{
+    double v[16];
+    if (reps > 15)
+        reps = 15;
+    for (int r = -1; r < reps; r++) {
+        sat_result res;
+        sat_vec p[2], q, still = {0.0, 0.0}, vel = {3.0, 1.0};
+        sat_sweep_hit hit;
+        double t0 = now_ns();
+        if (op == 0)
+            sink += sat_collide(a, b, &res) ? res.overlap : 0.0;
+        else if (op == 1)
+            sink += sat_contacts(a, b, p) ? p[0].x : 0.0;
+        else
+            sink += sat_sweep_contact(a, vel, b, still, &hit, &q) ? hit.t : 0.0;
+        if (r >= 0)
+            v[r] = (now_ns() - t0) * 1e-6;
+    }
+    qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+    return v[reps / 2];
+}
+
+static void compound_pair(const char *name, const sat_shape *a, const sat_shape *b, int reps)
+{
+    static const char *ops[] = {"collide", "contacts", "sweep"};
+    char key[96];
+    snprintf(key, sizeof key, "c.compound.%s.parts", name);
+    emit(key, a->count, "count");
+    for (int op = 0; op < 3; op++) {
+        snprintf(key, sizeof key, "c.compound.%s.%s", name, ops[op]);
+        emit(key, compound_call_ms(a, b, op, reps), "ms");
+    }
+}
+
+/* A spiral band of n points: out along r = 4 + t for 20 turns, back 3 nearer the centre. */
+static double spiral_ms(int n)
+{
+    int h = n / 2;
+    sat_vec *p = xmalloc((size_t)n * sizeof *p);
+    sat_status st;
+    for (int i = 0; i < h; i++) {
+        double t = 6.283185307179586 * 20.0 * i / (h - 1) + 0.5, r = 4.0 + t;
+        p[i].x = r * cos(t);
+        p[i].y = r * sin(t);
+        p[n - 1 - i].x = (r - 3.0) * cos(t);
+        p[n - 1 - i].y = (r - 3.0) * sin(t);
+    }
+    double t0 = now_ns();
+    sat_shape *s = sat_concave_new(p, n, &st);
+    double ms = (now_ns() - t0) * 1e-6;
+    free(p);
+    if (s == NULL)
+        die("sat_concave_new (spiral)", st);
+    sink += s->count;
+    sat_shape_free(s);
+    return ms;
+}
+
+/* c.compound.*: two overlapping stars of 32 to 256 spikes (the second moved by (1.3, 0.7)
+ * and turned by 0.37) and two 100-segment zigzag chains crossing at right angles: ms per
+ * collide, contacts and sweep; c.concave.spiral<N>: ms to build a spiral band of N points. */
+static void run_compounds(int reps)
+{
+    static const int spikes[] = {32, 64, 128, 256};
+    char name[32];
+    for (int i = 0; i < 4; i++) {
+        sat_shape *a = bench_star(spikes[i], 0.0, 0.0, 0.0);
+        sat_shape *b = bench_star(spikes[i], 1.3, 0.7, 0.37);
+        snprintf(name, sizeof name, "star%d", spikes[i]);
+        compound_pair(name, a, b, spikes[i] >= 256 ? 1 : spikes[i] >= 128 ? 3 : reps);
+        sat_shape_free(a);
+        sat_shape_free(b);
+    }
+    sat_shape *za = bench_zigzag(100, 0.0, 0.0, 0.0), *zb = bench_zigzag(100, 0.1, 0.2, 1.5707963267948966);
+    compound_pair("zigzag100", za, zb, reps);
+    sat_shape_free(za);
+    sat_shape_free(zb);
+    static const int points[] = {8000, 16000, 100000};
+    for (int i = 0; i < 3; i++) {
+        double v[16];
+        int k = reps > 15 ? 15 : reps;
+        for (int r = 0; r < k; r++)
+            v[r] = spiral_ms(points[i]);
+        qsort(v, (size_t)k, sizeof v[0], cmp_double);
+        snprintf(name, sizeof name, "c.concave.spiral%d", points[i]);
+        emit(name, v[k / 2], "ms");
+    }
+}
+
 /* c.rotate.<kind>: sat_shape_rotate by 0.01, in turn on ROT_SHAPES shapes of the kind (in
  * L1: the arithmetic of a turn, its sine and cosine included), ns per call, passes of at
  * most 8,192 calls. */
@@ -707,7 +840,7 @@ int main(int argc, char **argv)
         (strcmp(argv[3], "sim-test") == 0 || strcmp(argv[3], "sim-collide") == 0))
         return run_sim(n, reps, strcmp(argv[3], "sim-collide") == 0, atoi(argv[4]));
     if (n < 1 || reps < 1) {
-        fprintf(stderr, "usage: %s [calls [repetitions [case|pool|rotate|all [world|cold|hot|pool|all]]]]\n",
+        fprintf(stderr, "usage: %s [calls [repetitions [case|pool|rotate|compound|all [world|cold|hot|pool|all]]]]\n",
                 argv[0]);
         return 2;
     }
@@ -734,6 +867,8 @@ int main(int argc, char **argv)
         run_pools(n, reps);
     if ((strcmp(only, "all") == 0 && strcmp(part, "all") == 0) || strcmp(only, "rotate") == 0)
         run_rotations(n, reps);
+    if ((strcmp(only, "all") == 0 || strcmp(only, "compound") == 0) && strcmp(part, "all") == 0)
+        run_compounds(reps);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (strcmp(only, "all") != 0 && strcmp(only, cases[i].name) != 0)
             continue;

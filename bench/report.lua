@@ -177,6 +177,32 @@ if get("c.pool65536.test.sim_ll_misses") then
   end
 end
 
+-- Compounds: the union's exact MTV and the part pairs' contacts and sweeps (issue 25).
+header("C core, compounds: ms per call (one pair each, median of up to 7 calls)")
+say("  two overlapping stars (sat_concave, the second moved by (1.3, 0.7), turned 0.37), two")
+say("  100-segment zigzag chains crossing; sat_concave of a 20-turn spiral band (target 5 ms a")
+say("  call for the 64-spike stars and the chains, 100 ms / 1 s for the 16,000 / 100,000 spiral)")
+for _, s in ipairs({ 32, 64, 128, 256 }) do
+  for _, op in ipairs({ "collide", "contacts", "sweep" }) do
+    figure(string.format("stars of %d spikes (%s parts each), %s", s,
+      fmt(get("c.compound.star" .. s .. ".parts"), "count"), op),
+      "c.compound.star" .. s .. "." .. op, s == 64 and 5 or nil)
+  end
+end
+for _, op in ipairs({ "collide", "contacts", "sweep" }) do
+  figure("zigzag chains of 100 segments, " .. op, "c.compound.zigzag100." .. op, 5)
+end
+figure("sat_concave, spiral of 8,000 points", "c.concave.spiral8000")
+figure("sat_concave, spiral of 16,000 points", "c.concave.spiral16000", 100)
+figure("sat_concave, spiral of 100,000 points", "c.concave.spiral100000", 1000)
+for _, vm in ipairs({ { "lua54", "lua5.4" }, { "luajit", "luajit" } }) do
+  for _, case in ipairs({ { "star64", "stars of 64 spikes" }, { "zigzag100", "zigzag chains" } }) do
+    local k = vm[1] .. ".world." .. case[1]
+    figure(string.format("%s, world:step (%s)", case[2], vm[2]), k .. ".step", 5)
+    figure(string.format("%s, world:move (%s)", case[2], vm[2]), k .. ".worldmove", 5)
+  end
+end
+
 -- Turns: sat_shape_rotate by 0.01 on 64 shapes of a kind in turn (the own sin and cos
 -- included, src/core/sat_math.c): figures, no target.
 if get("c.rotate.box") then

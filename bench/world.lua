@@ -13,6 +13,9 @@
 --                   colliding pairs found over those frames (enter + stay calls).
 --   move1000        the n1000 mix, each shape moved with world:move (sliding along what it
 --                   meets) instead of shape:move; "collisions" counts what the moves report.
+--   star64, zigzag100  two overlapping 64-spike stars (sat.concave, 66 parts each) and two
+--                   100-segment zigzag chains crossing: ms per world:step (the pair "stays")
+--                   and per world:move of one by (1, 0.5) (put back between calls).
 -- Times are taken with the collector running as usual; garbage is measured over separate
 -- frames with the collector stopped.
 local lib = require("benchlib")
@@ -246,4 +249,52 @@ if wanted("boxes300") then
   lib.emit("world.boxes300.pairs", scene.enters + scene.stays, "count")
   lib.emit("world.boxes300.enters", scene.enters, "count")
   lib.emit("world.boxes300.exits", scene.exits, "count")
+end
+
+-- Two overlapping compounds in a world (issue 25, item 8): world:step and world:move.
+local function star(spikes, x, y, rot)
+  local p = {}
+  for i = 0, 2 * spikes - 1 do
+    local t, r = math.pi * i / spikes + rot, i % 2 == 1 and 5 or 10
+    p[#p + 1], p[#p + 2] = x + r * math.cos(t), y + r * math.sin(t)
+  end
+  return sat.concave(p)
+end
+
+local function zigzag(segments, x, y, rot)
+  local p = {}
+  for i = 0, segments do
+    local u, v = i - segments / 2, i % 2 == 1 and 2 or 0
+    p[#p + 1], p[#p + 2] = x + u * math.cos(rot) - v * math.sin(rot), y + u * math.sin(rot) + v * math.cos(rot)
+  end
+  return sat.chain(p)
+end
+
+local function compound_pair(name, a, b)
+  local scene = new_scene()
+  scene.world:add(a)
+  scene.world:add(b)
+  local ts, tm = {}, {}
+  local x, y = a:position()
+  for i = 0, 5 do
+    local t0 = lib.now()
+    scene.world:step()
+    local t1 = lib.now()
+    scene.world:move(a, 1, 0.5)
+    local t2 = lib.now()
+    a:moveTo(x, y)
+    if i > 0 then
+      ts[i], tm[i] = (t1 - t0) * 1e3, (t2 - t1) * 1e3
+    end
+  end
+  lib.emit(name .. ".pairs", scene.enters + scene.stays, "count")
+  lib.emit(name .. ".step", lib.median(ts), "ms")
+  lib.emit(name .. ".worldmove", lib.median(tm), "ms")
+end
+
+if wanted("star64") then
+  compound_pair("world.star64", star(64, 0, 0, 0), star(64, 1.3, 0.7, 0.37))
+end
+if wanted("zigzag100") then
+  compound_pair("world.zigzag100", zigzag(100, 0, 0, 0), zigzag(100, 0.1, 0.2, math.pi / 2))
 end

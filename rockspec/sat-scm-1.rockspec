@@ -37,6 +37,7 @@ local sources = {
   "src/core/sat_raycast.c",
   "src/core/sat_shape.c",
   "src/core/sat_sweep.c",
+  "src/core/sat_union.c",
   "src/lua/lsat_explain.c",
   "src/lua/lsat_ffi.c",
   "src/lua/lsat_hash.c",

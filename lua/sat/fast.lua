@@ -122,12 +122,17 @@ function M.install()
   local type, getmetatable, dgetmetatable = type, getmetatable, getmetatable_raw
   local sat_test, sat_collide, fill_vec = api.test, api.collide, api.set_vec
   local LEN = info.lengthOffset -- where a userdata's length lies, for the C checks
-  local result = ffi.new("struct sat_lua_result_v2") -- filled and read at once: reusable
+  -- The buffers the C functions fill, one of each kept for reuse: a call takes it (and makes
+  -- its own when it is taken) and gives it back when it has read it, so that a finalizer
+  -- calling these functions while another call reads its buffer (at an allocation, or under
+  -- the JIT between any two statements) never writes into that buffer.
+  local RESULT = "struct sat_lua_result_v2"
+  local spareResult = ffi.new(RESULT)
   local PM, CM, VM, RM = info.polygonMeta, info.circleMeta, info.vecMeta, info.responseMeta
   local SM, KM, XM = info.segmentMeta, info.capsuleMeta, info.compoundMeta
   local C = info.c -- the C functions, as the module registered them
   local c_test, c_collidesWith, c_collide, vec = C.test, C.collidesWith, C.collide, C.vec
-  local rawget, rawset = rawget, rawset
+  local rawget, rawset, rawequal = rawget, rawset, rawequal
   local setmetatable = setmetatable
   -- The metatables of shapes with fields, each a shape's own: registered by the C side.
   local own = info.ownMetas
@@ -158,73 +163,97 @@ function M.install()
   local function collidesWith(...)
     local a, b = ...
     if is_shape(a) and is_shape(b) then
+      local result = spareResult or ffi.new(RESULT)
+      spareResult = nil
       local hit = sat_collide(a, b, result, LEN)
+      local mx, my = result.mx, result.my
+      spareResult = result
       if hit == 0 then
         return false, 0, 0
       elseif hit > 0 then
-        return true, result.mx, result.my
+        return true, mx, my
       end
     end
     return c_collidesWith(...)
   end
 
-  -- response[key] = the vec (x, y): written into the vec already there if any.
-  local function set_vec(r, key, x, y)
-    local v = rawget(r, key)
-    if type(v) ~= "userdata" or dgetmetatable(v) ~= VM or fill_vec(v, x, y, LEN) ~= 0 then
-      rawset(r, key, vec(x, y))
-    end
+  local function is_vec(v)
+    return type(v) == "userdata" and dgetmetatable(v) == VM
   end
 
   -- As the C sat.collide: a table given is filled with raw sets (and given the response
-  -- metatable when it has none); without one, a new response.
+  -- metatable when it has none); without one, a new response. The result is read at once;
+  -- the vecs are made before any field is written, then written into (a finalizer run by
+  -- their allocation may be filling the same table).
   local function collide(...)
     local a, b, r = ...
     if not (is_shape(a) and is_shape(b) and (r == nil or type(r) == "table")) then
       return c_collide(...)
     end
+    local result = spareResult or ffi.new(RESULT)
+    spareResult = nil
     local hit = sat_collide(a, b, result, LEN)
+    local overlap, nx, ny, mx, my = result.overlap, result.nx, result.ny, result.mx, result.my
+    local aInB, bInA = result.a_in_b ~= 0, result.b_in_a ~= 0
+    spareResult = result
     if hit < 0 then
       return c_collide(...)
     elseif hit == 0 then
       return nil
     end
     if r == nil then
+      local normal, mtv = vec(nx, ny), vec(mx, my)
       return setmetatable({
-        a = a, b = b, overlap = result.overlap,
-        normal = vec(result.nx, result.ny), mtv = vec(result.mx, result.my),
-        aInB = result.a_in_b ~= 0, bInA = result.b_in_a ~= 0,
+        a = a, b = b, overlap = overlap, normal = normal, mtv = mtv, aInB = aInB, bInA = bInA,
       }, RM)
     end
     if getmetatable(r) == nil then
       setmetatable(r, RM)
     end
-    rawset(r, "a", a)
-    rawset(r, "b", b)
-    rawset(r, "overlap", result.overlap)
-    set_vec(r, "normal", result.nx, result.ny)
-    set_vec(r, "mtv", result.mx, result.my)
-    rawset(r, "aInB", result.a_in_b ~= 0)
-    rawset(r, "bInA", result.b_in_a ~= 0)
-    return r
+    -- (no loop here, which would keep a caller's loop from compiling: when a finalizer took
+    -- a vec away meanwhile, the C function does it all again, in rounds of its own)
+    local n, m = rawget(r, "normal"), rawget(r, "mtv")
+    if not is_vec(n) then
+      n = vec(0, 0)
+      rawset(r, "normal", n)
+    end
+    if not is_vec(m) or rawequal(m, n) then -- (== would call the vecs' __eq)
+      m = vec(0, 0)
+      rawset(r, "mtv", m)
+    end
+    if rawequal(rawget(r, "normal"), n) and rawequal(rawget(r, "mtv"), m)
+      and fill_vec(n, nx, ny, LEN) == 0 and fill_vec(m, mx, my, LEN) == 0 then
+      rawset(r, "a", a)
+      rawset(r, "b", b)
+      rawset(r, "overlap", overlap)
+      rawset(r, "aInB", aInB)
+      rawset(r, "bInA", bInA)
+      return r
+    end
+    return c_collide(...)
   end
 
   -- Numbers only, through a buffer: sat.contacts -> n, x1, y1, x2, y2 and
   -- sat.sweep -> t, nx, ny, x, y | nil. A motion out of range, as any other argument that is
   -- not what they take, goes to the C function, which raises.
   local sat_contacts, sat_sweep, c_contacts, c_sweep = api.contacts, api.sweep, C.contacts, C.sweep
-  local out = ffi.new("double[5]") -- filled and read at once: reusable
+  local OUT = "double[5]"
+  local spareOut = ffi.new(OUT) -- taken and given back, as the result above
 
   local function contacts(...)
     local a, b = ...
     if is_shape(a) and is_shape(b) then
+      local out = spareOut or ffi.new(OUT)
+      spareOut = nil
       local n = sat_contacts(a, b, out, LEN)
+      local x1, y1, x2, y2 = out[0], out[1], out[2], out[3]
+      spareOut = out
       if n == 0 then
         return 0
       elseif n == 1 then
-        return 1, out[0], out[1]
+        return 1, x1, y1
       elseif n == 2 then
-        return 2, out[0], out[1], out[2], out[3]
+        return 2, x1, y1, x2, y2
       end
     end
     return c_contacts(...)
@@ -234,10 +263,14 @@ function M.install()
     local a, dx, dy, b, bdx, bdy = ...
     if is_shape(a) and is_shape(b) and type(dx) == "number" and type(dy) == "number"
       and (bdx == nil or type(bdx) == "number") and (bdy == nil or type(bdy) == "number") then
+      local out = spareOut or ffi.new(OUT)
+      spareOut = nil
       out[0], out[1], out[2], out[3] = dx, dy, bdx or 0, bdy or 0
       local hit = sat_sweep(a, b, out, LEN)
+      local t, nx, ny, x, y = out[0], out[1], out[2], out[3], out[4]
+      spareOut = out
       if hit == 1 then
-        return out[0], out[1], out[2], out[3], out[4]
+        return t, nx, ny, x, y
       elseif hit == 0 then
         return nil
       end
@@ -259,12 +292,20 @@ function M.install()
   end
   local move, moveTo = mover(api.move, C.move), mover(api.move_to, C.moveTo)
   local sat_position, c_position = api.position, C.position
-  local xy = ffi.new("double[2]")
+  local XY = "double[2]"
+  local spareXY = ffi.new(XY) -- taken and given back, as the result above
 
   local function position(...)
     local s = ...
-    if is_shape(s) and sat_position(s, xy, LEN) == 0 then
-      return xy[0], xy[1]
+    if is_shape(s) then
+      local xy = spareXY or ffi.new(XY)
+      spareXY = nil
+      local ok = sat_position(s, xy, LEN) == 0
+      local x, y = xy[0], xy[1]
+      spareXY = xy
+      if ok then
+        return x, y
+      end
     end
     return c_position(...)
   end

@@ -107,6 +107,8 @@ void run_segment_tests(void);
 void run_bigpoly_tests(void);
 void run_explain_tests(void);
 void run_compound_tests(void);
+void run_union_tests(void);
+void run_union_search_tests(void);
 void run_math_tests(void);
 void run_parts_tests(void);
 

@@ -67,6 +67,12 @@ sat_shape *mk_box(double x1, double y1, double x2, double y2);
 sat_shape *mk_circle(double x, double y, double r);
 sat_shape *mk_segment(double x1, double y1, double x2, double y2);
 sat_shape *mk_capsule(double x1, double y1, double x2, double y2, double r);
+/* A concave shape from n points (x, y pairs): NULL with *st set when the core refuses it
+ * (not a test failure: refusals are tested too). */
+sat_shape *mk_concave(const double *xy, int n, sat_status *st);
+/* A convex shape's core points in the world: a polygon's vertices, a circle's centre, a
+ * segment's or capsule's ends. Returns their count. */
+int shape_points(const sat_shape *p, sat_vec *out);
 /* 1 when none of s[0, n) is NULL (a builder refused it); free_shapes frees them all. */
 int all_built(sat_shape **s, int n);
 void free_shapes(sat_shape **s, int n);

@@ -22,8 +22,6 @@ int copy_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
 #define SAT_SCAN_MAX scan_max
 #define sat_test copy_test
 #define sat_collide copy_collide
-#define sat__compound_test copy_compound_test
-#define sat__compound_collide copy_compound_collide
 #include "sat_collide.c"
 #undef sat_test
 #undef sat_collide

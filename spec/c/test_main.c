@@ -1,8 +1,8 @@
 /*
  * test_main.c - runs every area of the C core's tests and prints "N passed, M failed"
  * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform,
- * query, collide, property, sweep, hash, segment, bigpoly, explain, compound, math, parts;
- * no argument runs them all.
+ * query, collide, property, sweep, hash, segment, bigpoly, explain, compound, union,
+ * union-search, math, parts; no argument runs them all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -67,6 +67,8 @@ static const area areas[] = {
     {"bigpoly", run_bigpoly_tests},
     {"explain", run_explain_tests},
     {"compound", run_compound_tests},
+    {"union", run_union_tests},
+    {"union-search", run_union_search_tests},
     {"math", run_math_tests},
     {"parts", run_parts_tests},
 };

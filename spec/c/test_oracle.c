@@ -331,6 +331,31 @@ sat_shape *mk_capsule(double x1, double y1, double x2, double y2, double r)
     return s;
 }
 
+sat_shape *mk_concave(const double *xy, int n, sat_status *st)
+{
+    sat_vec *p = malloc((size_t)n * sizeof *p);
+    for (int i = 0; i < n; i++)
+        p[i] = orc_v(xy[2 * i], xy[2 * i + 1]);
+    sat_shape *s = sat_concave_new(p, n, st);
+    free(p);
+    return s;
+}
+
+int shape_points(const sat_shape *p, sat_vec *out)
+{
+    if (p->kind == SAT_POLYGON) {
+        for (int i = 0; i < p->count; i++)
+            out[i] = sat_polygon_vertex(p, i);
+        return p->count;
+    }
+    if (p->kind == SAT_CIRCLE) {
+        out[0] = sat_shape_position(p);
+        return 1;
+    }
+    sat_segment_endpoints(p, &out[0], &out[1]);
+    return 2;
+}
+
 int all_built(sat_shape **s, int n)
 {
     int i;

@@ -3,6 +3,8 @@
 # for FUZZ_SECONDS (default 30) seconds, continuing the corpus in build/fuzz/corpus. A crash,
 # sanitizer report or violated invariant is one failure; the input that caused it is left in
 # build/fuzz/crash-*, and `FUZZ_TRACE=1 build/fuzz/fuzz_pairs <file>` replays it step by step.
+# An input that takes longer than FUZZ_TIMEOUT seconds (default 10, libFuzzer's -timeout) is a
+# failure too: no call may stall (issue 25).
 # Without a clang that can link libFuzzer the suite is skipped with a note.
 # Last line: `fuzz: N passed, M failed`.
 set -u
@@ -10,6 +12,7 @@ cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/logs build/fuzz/corpus
 name=fuzz
 seconds=${FUZZ_SECONDS:-30}
+timeout=${FUZZ_TIMEOUT:-10}
 
 if ! command -v clang >/dev/null 2>&1 ||
    ! make --no-print-directory fuzz-probe >build/logs/fuzz-probe.log 2>&1; then
@@ -26,7 +29,7 @@ if ! make --no-print-directory fuzz-build >build/logs/fuzz-build.log 2>&1; then
 fi
 
 log=build/logs/fuzz.log
-./build/fuzz/fuzz_pairs -max_total_time="$seconds" -max_len=512 -print_final_stats=1 \
+./build/fuzz/fuzz_pairs -max_total_time="$seconds" -timeout="$timeout" -max_len=512 -print_final_stats=1 \
   -artifact_prefix=build/fuzz/ build/fuzz/corpus >"$log" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ]; then

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/tap-count.sh
 mkdir -p build/logs
 
-specs="spec/gc_spec.lua spec/vec_spec.lua spec/shape_spec.lua spec/collide_spec.lua spec/errors_spec.lua spec/module_spec.lua spec/world_spec.lua spec/world_callbacks_spec.lua spec/world_move_spec.lua spec/safety_spec.lua spec/pivot_spec.lua spec/messages_spec.lua spec/segment_spec.lua spec/world_hardening_spec.lua spec/world_reentrancy_spec.lua spec/world_static_spec.lua spec/explain_spec.lua spec/debug_spec.lua spec/compound_spec.lua"
+specs="spec/gc_spec.lua spec/vec_spec.lua spec/shape_spec.lua spec/collide_spec.lua spec/errors_spec.lua spec/module_spec.lua spec/world_spec.lua spec/world_callbacks_spec.lua spec/world_move_spec.lua spec/safety_spec.lua spec/pivot_spec.lua spec/messages_spec.lua spec/segment_spec.lua spec/world_hardening_spec.lua spec/world_reentrancy_spec.lua spec/world_static_spec.lua spec/explain_spec.lua spec/debug_spec.lua spec/compound_spec.lua spec/hardening_spec.lua"
 # explain_spec.lua's random pairs per pair of kinds (150 by default): fewer, at valgrind's pace
 SAT_SPEC_PAIRS=20
 export SAT_SPEC_PAIRS
@@ -59,8 +59,8 @@ done
 
 # ---- the ASan + UBSan build of the module -------------------------------------------------
 # Under lua5.4 (the C functions) and under LuaJIT (with the JIT on: sat.test, sat.collide and
-# collidesWith reach the core through the FFI, lua/sat/fast.lua), plus fast_spec.lua and
-# bigpoly_spec.lua (too slow under valgrind).
+# collidesWith reach the core through the FFI, lua/sat/fast.lua), plus fast_spec.lua,
+# bigpoly_spec.lua and shape_oom_spec.lua (too slow under valgrind).
 asan=$(gcc -print-file-name=libasan.so 2>/dev/null)
 ubsan=$(gcc -print-file-name=libubsan.so 2>/dev/null)
 if [ -f "$asan" ] && [ -f "$ubsan" ]; then
@@ -74,7 +74,8 @@ if [ -f "$asan" ] && [ -f "$ubsan" ]; then
     if make --no-print-directory -s LUA=$lua module-san test-helpers >"$log" 2>&1; then
       LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
         LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="build/asan-$lua/?.so;;" \
-        $lua "$busted" -o TAP $specs spec/fast_spec.lua spec/bigpoly_spec.lua >"$log" 2>&1
+        $lua "$busted" -o TAP $specs spec/fast_spec.lua spec/bigpoly_spec.lua \
+        spec/shape_oom_spec.lua >"$log" 2>&1
       rc=$?
       tap_count "$log"
       awk '/^not ok /{n=3} n>0{print; n--}' "$log" | head -n 30

@@ -1,7 +1,7 @@
 /*
  * sat_compound.c - building compounds (see sat.h): from parts, from a concave outline
  * (validation, ear clipping, Hertel-Mehlhorn), from a chain of points. Their transforms and
- * queries are sat_shape.c's, their raycast sat_raycast.c's, their pair tests sat_collide.c's
+ * queries are sat_shape.c's, their raycast sat_raycast.c's, their pair tests sat_union.c's
  * and their sweep sat_sweep.c's: each file handles every kind, so that the core's files
  * call each other one way.
  *
@@ -16,7 +16,32 @@
  *   v[2 + 4P + N + j]  outline point j, world-oriented offset
  *   then the parts, each as built and in the world, at multiples of 16 bytes: as built, a
  *   polygon at rotation 0 and scale 1 is lean (its offsets are its local points), in the
- *   world every part keeps them inline (sat__copy_inline).
+ *   world every part keeps them inline (sat__copy_inline). *
+ * For a port, sat_concave_prepare in full (every step deterministic; no sort anywhere):
+ * 1. Points about their mean, rescaled by a power of two; repeated and collinear points
+ *    merged (within SAT_MERGE_REL of the size) until nothing changes.
+ * 2. Simplicity (check_simple): a uniform grid over the box (cells about the size of one a
+ *    point, doubled until the edges' boxes, widened by tol, make at most 8n + 64 entries and
+ *    there are at most n + 1 cells); each edge listed, in edge order, in every cell its
+ *    widened box meets. A pair (i < j, not adjacent, not 0 and n - 1) is tested only in the
+ *    first cell both are in (the column and row of the larger of their boxes' first column
+ *    and row) and only when i's widened box meets j's plain box; of the pairs that cross or
+ *    touch, the least (i, j) decides (crossing or touching), as a scan of every pair would.
+ *    Then adjacent edges folding back.
+ * 3. Counter-clockwise (reversed when the signed area is negative).
+ * 4. Ear clipping (triangulate): a FIFO queue of vertices, all 0..n-1 at first; a vertex
+ *    taken from it is an ear when it is convex (orient > 0) and no reflex or flat vertex left
+ *    (other than its triangle's corners and the points equal to its neighbours) is in its
+ *    triangle; those are found in a uniform grid of the vertices reflex at the start (cells
+ *    about one each; the triangle's rows, in each row the triangle's x-span within the row,
+ *    widened by a millionth of a cell), plus a list of vertices that turned reflex later.
+ *    An ear is clipped (its two neighbours re-flagged and queued at the back); a vertex that
+ *    is not an ear is dropped from the queue. When the queue is empty, every vertex left is
+ *    queued, from the last ear's later neighbour on; after a whole such round without an
+ *    ear, the most convex vertex (the first of the greatest orient, from the one just tried)
+ *    is clipped.
+ * 5. Hertel-Mehlhorn (merge_parts): the diagonals in the order they were made, each removed
+ *    when both its ends stay convex (or straight) without it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -351,9 +376,16 @@ static int *cw_ints(concave_work *w)
     return (int *)(void *)((char *)cw_halves(w) + halves);
 }
 
+/* The ints of the work area: 10 a point (the grids of the simplicity check and of ear
+ * clipping, the clipping's lists and queue), and a few more. */
+static size_t cw_int_count(int cap)
+{
+    return (size_t)10 * (size_t)cap + 128u;
+}
+
 static sat_vec *cw_scratch(concave_work *w)
 {
-    size_t ints = round16((size_t)(4 * w->cap + 4) * sizeof(int));
+    size_t ints = round16(cw_int_count(w->cap) * sizeof(int));
     return (sat_vec *)(void *)((char *)cw_ints(w) + ints);
 }
 
@@ -363,12 +395,10 @@ size_t sat_concave_work_bytes(int count)
         count = 3;
     if (count > SAT_MAX_POINTS)
         count = SAT_MAX_POINTS;
-    /* the header, the points, 3n half-edges, then scratch: 3 ints a vertex and a part's
-     * points */
+    /* the header, the points, 3n half-edges, then scratch: the ints and a part's points */
     return round16(sizeof(concave_work)) + (size_t)count * sizeof(sat_vec) +
            round16((size_t)3 * (size_t)count * sizeof(half)) +
-           round16((size_t)(4 * count + 4) * sizeof(int)) +
-           (size_t)2 * (size_t)count * sizeof(sat_vec);
+           round16(cw_int_count(count) * sizeof(int)) + (size_t)2 * (size_t)count * sizeof(sat_vec);
 }
 
 static double orient(sat_vec a, sat_vec b, sat_vec c)
@@ -395,33 +425,126 @@ static int edges_meet(sat_vec a, sat_vec b, sat_vec c, sat_vec d, double tol)
                         fmin(seg_point_dist(a, c, d), seg_point_dist(b, c, d)));
         return m <= tol ? 2 : 1;
     }
+    /* both ends of one edge on one side of the other's line, farther than twice tol (far
+     * above rounding): every point of it is, so no end comes within tol */
+    double ab2 = sat__dot(sat__sub(b, a), sat__sub(b, a)), cd2 = sat__dot(sat__sub(d, c), sat__sub(d, c));
+    double t1 = 4.0 * tol * tol * ab2, t2 = 4.0 * tol * tol * cd2;
+    if ((o1 * o2 > 0.0 && o1 * o1 > t1 && o2 * o2 > t1) ||
+        (o3 * o4 > 0.0 && o3 * o3 > t2 && o4 * o4 > t2))
+        return 0;
     if (seg_point_dist(c, a, b) <= tol || seg_point_dist(d, a, b) <= tol ||
         seg_point_dist(a, c, d) <= tol || seg_point_dist(b, c, d) <= tol)
         return 2;
     return 0;
 }
 
-/* Checks that the outline is simple: O(n^2) edge pairs, each after a box test. */
-static sat_status check_simple(const sat_vec *p, int n, double tol)
+/* A uniform grid: the column (or row) of coordinate x, in cells of width w from x0, clamped
+ * to [0, n): monotone in x. */
+static int grid_at(double x, double x0, double w, int n)
 {
-    for (int i = 0; i < n; i++) {
-        sat_vec a = p[i], b = p[(i + 1) % n];
-        double lox = fmin(a.x, b.x) - tol, hix = fmax(a.x, b.x) + tol;
-        double loy = fmin(a.y, b.y) - tol, hiy = fmax(a.y, b.y) + tol;
-        for (int j = i + 2; j < n; j++) {
-            if (i == 0 && j == n - 1)
-                continue; /* adjacent through the seam */
-            sat_vec c = p[j], d = p[(j + 1) % n];
-            if (fmax(c.x, d.x) < lox || fmin(c.x, d.x) > hix || fmax(c.y, d.y) < loy ||
-                fmin(c.y, d.y) > hiy)
-                continue;
-            int m = edges_meet(a, b, c, d, tol);
-            if (m == 1)
-                return SAT_ERR_SELF_CROSSING;
-            if (m == 2)
-                return SAT_ERR_SELF_TOUCHING;
-        }
+    double f = floor((x - x0) / w);
+    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int)f;
+}
+
+/* The width of a grid's cells for about n of them over the box (lo, hi), however flat. */
+static double grid_width(sat_vec lo, sat_vec hi, int n)
+{
+    double dx = hi.x - lo.x, dy = hi.y - lo.y;
+    return fmax(sqrt(dx * dy / n), fmax(dx, dy) / n);
+}
+
+/* Edge i's box, widened by tol. */
+static void edge_box(const sat_vec *p, int n, int i, double tol, sat_vec *lo, sat_vec *hi)
+{
+    sat_vec a = p[i], b = p[(i + 1) % n];
+    *lo = sat__v(fmin(a.x, b.x) - tol, fmin(a.y, b.y) - tol);
+    *hi = sat__v(fmax(a.x, b.x) + tol, fmax(a.y, b.y) + tol);
+}
+
+/* Checks that the outline is simple: no two edges (not adjacent) cross or come within tol.
+ * The pairs whose widened boxes meet come from a uniform grid over those boxes (about one
+ * cell a point, coarser until there are at most 8 entries a point), each pair in one cell
+ * only: the first both are in (the row and column where both begin). Of the pairs that meet,
+ * the first in the order (i, j) decides, as in a scan of every pair; then adjacent edges
+ * folding back.
+ * ints: room for 9n + 66; corner: n (each edge's first cell). */
+static sat_status check_simple(const sat_vec *p, int n, double tol, int *ints, sat_vec *corner)
+{
+    sat_vec lo = p[0], hi = p[0];
+    for (int i = 1; i < n; i++) {
+        lo = sat__v(fmin(lo.x, p[i].x), fmin(lo.y, p[i].y));
+        hi = sat__v(fmax(hi.x, p[i].x), fmax(hi.y, p[i].y));
     }
+    lo = sat__v(lo.x - tol, lo.y - tol);
+    hi = sat__v(hi.x + tol, hi.y + tol);
+    double w = grid_width(lo, hi, n);
+    int nx, ny;
+    long entries, cap = 8L * n + 64;
+    if (!(w > 0.0))
+        w = 1.0;
+    for (;;) {
+        nx = grid_at(hi.x, lo.x, w, n + 1) + 1;
+        ny = grid_at(hi.y, lo.y, w, n + 1) + 1;
+        entries = 0;
+        for (int i = 0; i < n && entries <= cap; i++) {
+            sat_vec bl, bh;
+            edge_box(p, n, i, tol, &bl, &bh);
+            entries += (long)(grid_at(bh.x, lo.x, w, nx) - grid_at(bl.x, lo.x, w, nx) + 1) *
+                       (grid_at(bh.y, lo.y, w, ny) - grid_at(bl.y, lo.y, w, ny) + 1);
+        }
+        if (entries <= cap && (long)nx * ny <= (long)n + 1)
+            break;
+        w *= 2.0;
+    }
+    int cells = nx * ny, *start = ints, *item = ints + cells + 1;
+    memset(start, 0, (size_t)(cells + 1) * sizeof(int));
+    for (int pass = 0; pass < 2; pass++) { /* counts, then the entries in edge order */
+        for (int i = 0; i < n; i++) {
+            sat_vec bl, bh;
+            edge_box(p, n, i, tol, &bl, &bh);
+            corner[i] = sat__v(grid_at(bl.x, lo.x, w, nx), grid_at(bl.y, lo.y, w, ny));
+            for (int r = grid_at(bl.y, lo.y, w, ny); r <= grid_at(bh.y, lo.y, w, ny); r++)
+                for (int c = grid_at(bl.x, lo.x, w, nx); c <= grid_at(bh.x, lo.x, w, nx); c++) {
+                    if (pass == 0)
+                        start[r * nx + c + 1]++;
+                    else
+                        item[start[r * nx + c]++] = i;
+                }
+        }
+        if (pass == 0)
+            for (int c = 0; c < cells; c++)
+                start[c + 1] += start[c];
+        else
+            for (int c = cells; c > 0; c--) /* each start moved to its end: back one cell */
+                start[c] = start[c - 1];
+    }
+    start[0] = 0;
+    int bi = n, bj = n, bm = 0;
+    for (int cell = 0; cell < cells; cell++)
+        for (int u = start[cell]; u < start[cell + 1]; u++) {
+            int i = item[u];
+            sat_vec a = p[i], b = p[(i + 1) % n];
+            double lox = fmin(a.x, b.x) - tol, hix = fmax(a.x, b.x) + tol;
+            double loy = fmin(a.y, b.y) - tol, hiy = fmax(a.y, b.y) + tol;
+            for (int v = u + 1; v < start[cell + 1]; v++) {
+                int j = item[v];
+                if (j == i + 1 || (i == 0 && j == n - 1) || i > bi || (i == bi && j >= bj))
+                    continue; /* adjacent, or not before the first found */
+                sat_vec c = p[j], d = p[(j + 1) % n];
+                if ((int)fmax(corner[i].y, corner[j].y) * nx + (int)fmax(corner[i].x, corner[j].x) !=
+                        cell ||
+                    fmax(c.x, d.x) < lox || fmin(c.x, d.x) > hix || fmax(c.y, d.y) < loy ||
+                    fmin(c.y, d.y) > hiy)
+                    continue; /* met in another cell (the first they share), or the boxes miss */
+                int m = edges_meet(a, b, c, d, tol);
+                if (m != 0)
+                    bi = i, bj = j, bm = m;
+            }
+        }
+    if (bm == 1)
+        return SAT_ERR_SELF_CROSSING;
+    if (bm == 2)
+        return SAT_ERR_SELF_TOUCHING;
     /* adjacent edges folding back onto each other */
     for (int i = 0; i < n; i++) {
         sat_vec a = p[(i + n - 1) % n], b = p[i], c = p[(i + 1) % n];
@@ -438,65 +561,213 @@ static int in_triangle(sat_vec p, sat_vec a, sat_vec b, sat_vec c)
     return orient(a, b, p) >= 0.0 && orient(b, c, p) >= 0.0 && orient(c, a, p) >= 0.0;
 }
 
-/* Ear clipping into the half-edge structure: n outline half-edges (i -> i + 1), then a pair
- * per diagonal. O(n^2) in the worst case (each ear checks the reflex vertices). */
-static int triangulate(const sat_vec *p, int n, half *h, int *prv, int *nxt, int *out)
+/* The state of ear clipping: the remaining polygon's links, each vertex's flags, the queue
+ * of vertices to try, and a uniform grid of the vertices that were reflex (or flat) at the
+ * start; a vertex that turns reflex later (rounding) goes to a list of its own. */
+enum { GONE = 1, QUEUED = 2, REFLEX = 4, LISTED = 8 };
+
+typedef struct clipper {
+    const sat_vec *p;
+    int n, left, reflexes; /* vertices left, of them reflex (or flat) */
+    int *prv, *nxt, *out, *flag, *queue, head, queued;
+    int *start, *item, *extra, extras;
+    double x0, y0, w;
+    int nx, ny;
+} clipper;
+
+static void push(clipper *cl, int i)
 {
-    int H = n;
+    if (cl->flag[i] & (GONE | QUEUED))
+        return;
+    cl->flag[i] |= QUEUED;
+    cl->queue[(cl->head + cl->queued++) % cl->n] = i;
+}
+
+/* Vertex i's reflex flag from its neighbours now (a vertex only turns convex, but for
+ * rounding: then it joins the extra list). */
+static void reflex_now(clipper *cl, int i)
+{
+    const sat_vec *p = cl->p;
+    int was = (cl->flag[i] & REFLEX) != 0;
+    int is = !(orient(p[cl->prv[i]], p[i], p[cl->nxt[i]]) > 0.0);
+    if (is && !(cl->flag[i] & LISTED)) {
+        cl->flag[i] |= LISTED;
+        cl->extra[cl->extras++] = i;
+    }
+    cl->flag[i] = is ? cl->flag[i] | REFLEX : cl->flag[i] & ~REFLEX;
+    cl->reflexes += is - was;
+}
+
+/* Whether vertex k, reflex (or flat) and not a corner of the triangle (a, i, c) nor on a or
+ * c, lies in it. */
+static int blocks(const clipper *cl, int k, int a, int i, int c)
+{
+    const sat_vec *p = cl->p;
+    if ((cl->flag[k] & (GONE | REFLEX)) != REFLEX || k == a || k == i || k == c)
+        return 0;
+    if (sat__dot(sat__sub(p[k], p[a]), sat__sub(p[k], p[a])) == 0.0 ||
+        sat__dot(sat__sub(p[k], p[c]), sat__sub(p[k], p[c])) == 0.0)
+        return 0;
+    return in_triangle(p[k], p[a], p[i], p[c]);
+}
+
+/* The x-span of segment (a, b) within the band y0 <= y <= y1, widened into (*lo, *hi). */
+static void band_span(sat_vec a, sat_vec b, double y0, double y1, double *lo, double *hi)
+{
+    if (a.y > b.y) {
+        sat_vec t = a;
+        a = b;
+        b = t;
+    }
+    if (b.y < y0 || a.y > y1)
+        return;
+    double xa = a.x, xb = b.x;
+    if (a.y < y0)
+        xa = a.x + (b.x - a.x) * ((y0 - a.y) / (b.y - a.y));
+    if (b.y > y1)
+        xb = a.x + (b.x - a.x) * ((y1 - a.y) / (b.y - a.y));
+    *lo = fmin(*lo, fmin(xa, xb));
+    *hi = fmax(*hi, fmax(xa, xb));
+}
+
+/* Whether i is an ear: convex, and no reflex (or flat) vertex in its triangle (only those
+ * can be): those the grid lists in the cells the triangle crosses (row by row, its span in
+ * each, widened by a millionth of a cell for rounding), and the extra ones. */
+static int is_ear(const clipper *cl, int i)
+{
+    const sat_vec *p = cl->p;
+    int a = cl->prv[i], c = cl->nxt[i];
+    if (!(orient(p[a], p[i], p[c]) > 0.0))
+        return 0;
+    if (cl->reflexes == 0)
+        return 1;
+    double loy = fmin(p[a].y, fmin(p[i].y, p[c].y)), hiy = fmax(p[a].y, fmax(p[i].y, p[c].y));
+    for (int r = grid_at(loy, cl->y0, cl->w, cl->ny); r <= grid_at(hiy, cl->y0, cl->w, cl->ny); r++) {
+        double eps = 1e-6 * cl->w, y0 = cl->y0 + r * cl->w - eps, y1 = y0 + cl->w + 2.0 * eps;
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+        band_span(p[a], p[i], y0, y1, &lo, &hi);
+        band_span(p[i], p[c], y0, y1, &lo, &hi);
+        band_span(p[c], p[a], y0, y1, &lo, &hi);
+        if (!(lo <= hi))
+            continue;
+        for (int q = grid_at(lo - eps, cl->x0, cl->w, cl->nx);
+             q <= grid_at(hi + eps, cl->x0, cl->w, cl->nx); q++)
+            for (int u = cl->start[r * cl->nx + q]; u < cl->start[r * cl->nx + q + 1]; u++)
+                if (blocks(cl, cl->item[u], a, i, c))
+                    return 0;
+    }
+    for (int u = 0; u < cl->extras; u++)
+        if (blocks(cl, cl->extra[u], a, i, c))
+            return 0;
+    return 1;
+}
+
+/* Ear clipping into the half-edge structure: n outline half-edges (i -> i + 1), then a pair
+ * per diagonal. The vertices wait in a queue (every one at first, then the two neighbours
+ * of each ear clipped); an ear's test asks only the reflex (or flat) vertices a grid lists
+ * under its triangle. When the queue runs dry every vertex left is queued again, and after
+ * a whole round without an ear (rounding in a near-degenerate outline) the most convex
+ * vertex is clipped, so that it always ends. ints: room for 8n + 2. */
+static int triangulate(const sat_vec *p, int n, half *h, int *ints)
+{
+    clipper cl;
+    int H = n, round = -1;
+    cl.p = p;
+    cl.n = cl.left = n;
+    cl.prv = ints;
+    cl.nxt = cl.prv + n;
+    cl.out = cl.nxt + n;
+    cl.flag = cl.out + n;
+    cl.queue = cl.flag + n;
+    cl.extra = cl.queue + n;
+    cl.head = cl.queued = cl.extras = cl.reflexes = 0;
     for (int i = 0; i < n; i++) {
         h[i].from = i;
         h[i].next = (i + 1) % n;
         h[i].prev = (i + n - 1) % n;
         h[i].twin = -1;
         h[i].dead = 0;
-        prv[i] = (i + n - 1) % n;
-        nxt[i] = (i + 1) % n;
-        out[i] = i; /* the half-edge from i to nxt[i] in the remaining polygon */
+        cl.prv[i] = (i + n - 1) % n;
+        cl.nxt[i] = (i + 1) % n;
+        cl.out[i] = i; /* the half-edge from i to nxt[i] in the remaining polygon */
+        cl.flag[i] = 0;
     }
-    int left = n, i = 0, misses = 0;
-    while (left > 3) {
-        int a = prv[i], c = nxt[i];
-        int ear = orient(p[a], p[i], p[c]) > 0.0;
-        if (ear) {
-            for (int k = nxt[c]; k != a; k = nxt[k]) {
-                if (orient(p[prv[k]], p[k], p[nxt[k]]) > 0.0)
-                    continue; /* only reflex (or flat) vertices can lie in an ear */
-                if (sat__dot(sat__sub(p[k], p[a]), sat__sub(p[k], p[a])) == 0.0 ||
-                    sat__dot(sat__sub(p[k], p[c]), sat__sub(p[k], p[c])) == 0.0)
-                    continue;
-                if (in_triangle(p[k], p[a], p[i], p[c])) {
-                    ear = 0;
-                    break;
-                }
+    /* the grid of the reflex vertices: about one cell each */
+    sat_vec lo = p[0], hi = p[0];
+    for (int i = 0; i < n; i++) {
+        lo = sat__v(fmin(lo.x, p[i].x), fmin(lo.y, p[i].y));
+        hi = sat__v(fmax(hi.x, p[i].x), fmax(hi.y, p[i].y));
+        if (!(orient(p[cl.prv[i]], p[i], p[cl.nxt[i]]) > 0.0))
+            cl.flag[i] = REFLEX | LISTED, cl.reflexes++;
+    }
+    cl.x0 = lo.x;
+    cl.y0 = lo.y;
+    cl.w = grid_width(lo, hi, cl.reflexes + 1);
+    if (!(cl.w > 0.0))
+        cl.w = 1.0;
+    do {
+        cl.nx = grid_at(hi.x, cl.x0, cl.w, n + 1) + 1;
+        cl.ny = grid_at(hi.y, cl.y0, cl.w, n + 1) + 1;
+        cl.w *= 2.0;
+    } while ((long)cl.nx * cl.ny > (long)n + 1);
+    cl.w *= 0.5;
+    cl.start = cl.extra + n;
+    cl.item = cl.start + cl.nx * cl.ny + 1;
+    memset(cl.start, 0, (size_t)(cl.nx * cl.ny + 1) * sizeof(int));
+    for (int pass = 0; pass < 2; pass++) { /* counts, then the entries in order */
+        for (int i = 0; i < n; i++) {
+            if (!(cl.flag[i] & REFLEX))
+                continue;
+            int cell = grid_at(p[i].y, cl.y0, cl.w, cl.ny) * cl.nx + grid_at(p[i].x, cl.x0, cl.w, cl.nx);
+            if (pass == 0)
+                cl.start[cell + 1]++;
+            else
+                cl.item[cl.start[cell]++] = i;
+        }
+        for (int c = 0; pass == 0 && c < cl.nx * cl.ny; c++)
+            cl.start[c + 1] += cl.start[c];
+        for (int c = cl.nx * cl.ny; pass == 1 && c > 0; c--)
+            cl.start[c] = cl.start[c - 1];
+    }
+    cl.start[0] = 0;
+    for (int i = 0; i < n; i++)
+        push(&cl, i);
+    int i = 0, live = 0; /* live: a vertex left (the last ear's neighbour) */
+    while (cl.left > 3) {
+        if (cl.queued == 0) { /* dry: every vertex left */
+            for (int k = 0, v = live; k < cl.left; k++, v = cl.nxt[v])
+                push(&cl, v);
+            round = cl.left;
+        }
+        i = cl.queue[cl.head];
+        cl.head = (cl.head + 1) % n;
+        cl.queued--;
+        cl.flag[i] &= ~QUEUED;
+        if (cl.flag[i] & GONE)
+            continue;
+        if (!is_ear(&cl, i)) {
+            if (round > 0 && --round == 0) {
+                /* a whole round without an ear: the most convex vertex */
+                double bestc = -HUGE_VAL;
+                int k = i, best = i;
+                do {
+                    double o = orient(p[cl.prv[k]], p[k], p[cl.nxt[k]]);
+                    if (o > bestc) {
+                        bestc = o;
+                        best = k;
+                    }
+                    k = cl.nxt[k];
+                } while (k != i);
+                i = best;
+            } else {
+                continue;
             }
         }
-        /* after a whole round without an ear (rounding in a near-degenerate outline): the
-         * most convex vertex, so that clipping always ends */
-        if (!ear && misses >= left) {
-            double bestc = -HUGE_VAL;
-            int k = i, best = i;
-            do {
-                double o = orient(p[prv[k]], p[k], p[nxt[k]]);
-                if (o > bestc) {
-                    bestc = o;
-                    best = k;
-                }
-                k = nxt[k];
-            } while (k != i);
-            i = best;
-            a = prv[i];
-            c = nxt[i];
-            ear = 1;
-        }
-        if (!ear) {
-            misses++;
-            i = nxt[i];
-            continue;
-        }
-        misses = 0;
+        round = -1;
         /* clip: half-edges a->i (out[a]) and i->c (out[i]) close with c->a (d1); the rest
          * gets a->c (d2) */
-        int eai = out[a], eic = out[i], before = h[eai].prev, after = h[eic].next;
+        int a = cl.prv[i], c = cl.nxt[i];
+        int eai = cl.out[a], eic = cl.out[i], before = h[eai].prev, after = h[eic].next;
         int d1 = H++, d2 = H++;
         h[d1].from = c;
         h[d1].twin = d2;
@@ -512,11 +783,18 @@ static int triangulate(const sat_vec *p, int n, half *h, int *prv, int *nxt, int
         h[d2].next = after;
         h[before].next = d2;
         h[after].prev = d2;
-        out[a] = d2;
-        nxt[a] = c;
-        prv[c] = a;
-        left--;
-        i = c;
+        cl.out[a] = d2;
+        cl.nxt[a] = c;
+        cl.prv[c] = a;
+        cl.left--;
+        if (cl.flag[i] & REFLEX)
+            cl.reflexes--;
+        cl.flag[i] = GONE;
+        reflex_now(&cl, a);
+        reflex_now(&cl, c);
+        push(&cl, a);
+        push(&cl, c);
+        live = c;
     }
     return H;
 }
@@ -618,7 +896,7 @@ sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, siz
     } while (n >= 3 && n < before);
     if (n < 3)
         return SAT_ERR_ZERO_AREA;
-    sat_status st = check_simple(p, n, SAT_MERGE_REL * size);
+    sat_status st = check_simple(p, n, SAT_MERGE_REL * size, cw_ints(w), cw_scratch(w));
     if (st != SAT_OK)
         return st;
     double area2 = 0.0;
@@ -633,11 +911,10 @@ sat_status sat_concave_prepare(const sat_vec *points, int count, void *work, siz
             p[j] = t;
         }
     }
-    int *ints = cw_ints(w);
     w->n = n;
     w->exponent = exponent;
     w->origin = origin;
-    w->halves = triangulate(p, n, cw_halves(w), ints, ints + count, ints + 2 * count);
+    w->halves = triangulate(p, n, cw_halves(w), cw_ints(w));
     merge_parts(p, cw_halves(w), n, w->halves);
     size_t b = 0;
     w->parts = each_part(w, count_bytes, &b);

@@ -306,34 +306,33 @@ static sat_vec world(const sat_shape *s, sat_vec p)
     return sat__v((s->pos.x + p.x) + s->pos_lo.x, (s->pos.y + p.y) + s->pos_lo.y);
 }
 
-/* A compound's parts (a shape of another kind: itself). */
-static int part_count(const sat_shape *s)
+/* With a compound, r the union's result (a first): every part pair that meets gives its
+ * points along the union's normal, and the two extremes across the normal are kept (one
+ * point when they coincide). Part pairs whose boxes are apart by more than four times their
+ * touch tolerance cannot meet. */
+static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
+                             sat_vec out[2])
 {
-    return s->kind == SAT_COMPOUND ? s->count : 1;
-}
-
-static const sat_shape *part(const sat_shape *s, int i)
-{
-    return s->kind == SAT_COMPOUND ? sat_compound_part(s, i) : s;
-}
-
-/* With a compound: every part pair that meets gives its points along the union's normal,
- * and the two extremes across the normal are kept (one point when they coincide). */
-static int compound_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
-{
-    sat_result r;
-    sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo;
+    sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo, aown[2], bown[2];
     double slo = HUGE_VAL, shi = -HUGE_VAL;
-    if (!sat_collide(a, b, &r))
-        return 0;
-    sat_vec t = sat__perp(r.normal);
-    for (int i = 0; i < part_count(a); i++)
-        for (int j = 0; j < part_count(b); j++) {
-            const sat_shape *x = part(a, i), *y = part(b, j);
-            if (!sat_test(x, y))
+    sat_vec t = sat__perp(r->normal);
+    if (a->kind != SAT_COMPOUND)
+        sat__box(a, &aown[0], &aown[1]);
+    if (b->kind != SAT_COMPOUND)
+        sat__box(b, &bown[0], &bown[1]);
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        sat_vec xlo, xhi;
+        sat__part_box(a, i, aown, &xlo, &xhi);
+        for (int j = 0; j < sat__nparts(b); j++) {
+            const sat_shape *y = sat__part_of(b, j);
+            sat_vec ylo, yhi, d = sat__offset(x, y);
+            sat__part_box(b, j, bown, &ylo, &yhi);
+            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, 4.0 * sat__touch_tol(x, y)) ||
+                !sat_test(x, y))
                 continue;
             sat_vec c = sat__offset(a, x);
-            int n = contact_points(x, y, sat__offset(x, y), r.normal, p);
+            int n = contact_points(x, y, d, r->normal, p);
             for (int k = 0; k < n; k++) {
                 sat_vec q = sat__add(c, p[k]);
                 double s = sat__dot(q, t);
@@ -343,6 +342,7 @@ static int compound_contacts(const sat_shape *a, const sat_shape *b, sat_vec out
                     shi = s, hi = q;
             }
         }
+    }
     if (!(slo <= shi))
         return 0;
     out[0] = world(a, lo);
@@ -361,10 +361,10 @@ int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
         a = b;
         b = t;
     }
-    if (b->kind == SAT_COMPOUND)
-        return compound_contacts(a, b, out);
     if (!sat_collide(a, b, &r))
         return 0;
+    if (b->kind == SAT_COMPOUND)
+        return compound_contacts(a, b, &r, out);
     int n = contact_points(a, b, sat__offset(a, b), r.normal, p);
     for (int i = 0; i < n; i++)
         out[i] = world(a, p[i]);
@@ -407,7 +407,17 @@ void sat_sweep_point(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec
                                sat__part_of(b, hit->part_b < 0 ? 0 : hit->part_b), vb, hit);
             return;
         }
-        int n = sat_contacts(a, b, p);
+        int n;
+        if (hit->overlapping) { /* the union's result is known: the pair as sat_contacts
+                                 * takes it, the normal negated with the order */
+            sat_result r = hit->result;
+            int first = sat__comes_first(a, b);
+            if (!first)
+                r.normal = sat__v(-r.normal.x + 0.0, -r.normal.y + 0.0);
+            n = compound_contacts(first ? a : b, first ? b : a, &r, p);
+        } else {
+            n = sat_contacts(a, b, p);
+        }
         *point = n > 0 ? middle(p, n) : sat_shape_position(a);
         return;
     }

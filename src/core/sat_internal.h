@@ -395,6 +395,23 @@ SAT_BEGIN_HIDDEN
  * but derived, from the radius, the world half or the world offsets (a compound: from its
  * parts'), by the arithmetic that once stored it. */
 void sat__box(const sat_shape *s, sat_vec *lo, sat_vec *hi);
+/* Part i's box (lo, hi) about its position: a compound's from its table; a shape that is its
+ * own part has it in own (its sat__box, taken once by the caller). */
+static inline void sat__part_box(const sat_shape *s, int i, const sat_vec own[2], sat_vec *lo,
+                                 sat_vec *hi)
+{
+    const sat_vec *t = s->kind == SAT_COMPOUND ? sat__cpart_table(s, i) + 1 : own;
+    *lo = t[0];
+    *hi = t[1];
+}
+/* Whether two boxes about positions d apart (the second's from the first's) are farther
+ * apart than gap along an axis. */
+static inline int sat__boxes_apart(sat_vec alo, sat_vec ahi, sat_vec d, sat_vec blo, sat_vec bhi,
+                                   double gap)
+{
+    return d.x + blo.x - ahi.x > gap || alo.x - (d.x + bhi.x) > gap || d.y + blo.y - ahi.y > gap ||
+           alo.y - (d.y + bhi.y) > gap;
+}
 /* A copy that keeps a polygon's local points in its own storage, whatever the source's
  * layout (a compound's parts: their storage is copied with the compound's, so it can point
  * nowhere else), in memory of sat__inline_bytes(src). */
@@ -418,9 +435,16 @@ sat_status sat__compound_scale_ok(const sat_shape *s, double factor);
 double sat__compound_area(const sat_shape *s);
 int sat__compound_contains(const sat_shape *s, double x, double y);
 /* Pair tests with b a compound (a of any kind, the first in sat_collide's order), in
- * sat_collide.c; the swept test in sat_sweep.c. */
-int sat__compound_test(const sat_shape *a, const sat_shape *b);
-int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r);
+ * sat_union.c, which tests the part pairs (never compounds) with fns: sat_collide.c passes
+ * its sat_test and sat_collide (a call back, so that sat_union.c depends on no other file);
+ * the swept test in sat_sweep.c. */
+typedef struct sat__pair_fns {
+    int (*test)(const sat_shape *a, const sat_shape *b);
+    int (*collide)(const sat_shape *a, const sat_shape *b, sat_result *r);
+} sat__pair_fns;
+int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_fns *fns);
+int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
+                          const sat__pair_fns *fns);
 int sat__compound_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *hit);
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb);

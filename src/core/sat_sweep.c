@@ -572,14 +572,38 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
 
 /* ---- compounds ------------------------------------------------------------------------ */
 
+/* When box (lo, hi) moving along v first comes within gap of box (blo, bhi) at d: a time in
+ * [0, 1], or HUGE_VAL when it does not. */
+static double box_entry(sat_vec lo, sat_vec hi, sat_vec v, sat_vec d, sat_vec blo, sat_vec bhi,
+                        double gap)
+{
+    double t0 = 0.0, t1 = 1.0, l[2] = {lo.x, lo.y}, h[2] = {hi.x, hi.y}, u[2] = {v.x, v.y};
+    double bl[2] = {d.x + blo.x - gap, d.y + blo.y - gap}, bh[2] = {d.x + bhi.x + gap, d.y + bhi.y + gap};
+    for (int k = 0; k < 2; k++) {
+        if (u[k] == 0.0) {
+            if (h[k] < bl[k] || l[k] > bh[k])
+                return HUGE_VAL;
+            continue;
+        }
+        double enter = ((u[k] > 0.0 ? bl[k] : bh[k]) - (u[k] > 0.0 ? h[k] : l[k])) / u[k];
+        double leave = ((u[k] > 0.0 ? bh[k] : bl[k]) - (u[k] > 0.0 ? l[k] : h[k])) / u[k];
+        t0 = fmax(t0, enter);
+        t1 = fmin(t1, leave);
+    }
+    return t0 <= t1 ? t0 : HUGE_VAL;
+}
+
 /* A compound: the earliest touch over the part pairs; *pa, *pb: that pair (NULL when they
- * overlap at the start: the union's result, whose parts hit->part_a and part_b name). */
+ * overlap at the start: the union's result, whose parts hit->part_a and part_b name). A part pair
+ * whose boxes, the first's moving along v, come no nearer than four times their touch
+ * tolerance (and a hair of v) cannot touch, nor one whose boxes meet only after a touch
+ * already found. */
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb)
 {
     sat_result res;
     int found = 0;
-    sat_vec d = sat__offset(a, b);
+    sat_vec d = sat__offset(a, b), aown[2], bown[2];
     if (!sat__in_range(v.x) || !sat__in_range(v.y))
         return 0;
     *pa = *pb = NULL;
@@ -591,11 +615,23 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
         sat_collide_parts(a, b, &res, &hit->part_a, &hit->part_b);
         return 1;
     }
-    for (int i = 0; i < sat__nparts(a); i++)
+    if (a->kind != SAT_COMPOUND)
+        sat__box(a, &aown[0], &aown[1]);
+    if (b->kind != SAT_COMPOUND)
+        sat__box(b, &bown[0], &bown[1]);
+    double hair = 1e-12 * (fabs(v.x) + fabs(v.y));
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        sat_vec xlo, xhi;
+        sat__part_box(a, i, aown, &xlo, &xhi);
         for (int j = 0; j < sat__nparts(b); j++) {
-            const sat_shape *x = sat__part_of(a, i), *y = sat__part_of(b, j);
+            const sat_shape *y = sat__part_of(b, j);
             sat_sweep_hit h;
-            if (!sat_sweep(x, v, y, &h))
+            sat_vec ylo, yhi;
+            sat__part_box(b, j, bown, &ylo, &yhi);
+            double enter = box_entry(xlo, xhi, v, sat__offset(x, y), ylo, yhi,
+                                     4.0 * sat__touch_tol(x, y) + hair);
+            if (!(enter <= 1.0) || (found && enter > hit->t) || !sat_sweep(x, v, y, &h))
                 continue;
             if (h.overlapping) { /* within the union's tolerance: a touch now */
                 h.overlapping = 0;
@@ -614,6 +650,7 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                 found = 1;
             }
         }
+    }
     if (found)
         hit->dist2 = sat__dot(d, d);
     return found;

@@ -15,6 +15,56 @@
 #include "compat.h"
 #include "sat.h"
 
+/* ---- the chaos build (make module-chaos) --------------------------------------------------
+ * Any call that can run the collector can run a finalizer, and a finalizer can do anything
+ * to the objects the calling C function holds (docs/design.md, "Finalizers and
+ * allocations"). Built with -DSAT_CHAOS, every such Lua API call of the binding first calls
+ * lsat_chaos, which calls the function the registry holds under LSAT_REG_CHAOS (the fuzzer,
+ * spec/fuzz/chaos.lua, puts it there) with the calling C function's name and the shapes and
+ * hashes on its stack: a finalizer at every allocation, hostile on purpose. In other builds
+ * these names are the plain calls. The list is every API function the binding calls that
+ * steps the collector or may call Lua code (a metamethod) in one of Lua 5.1 to 5.4 or
+ * LuaJIT (their lapi.c / lj_api.c and lauxlib.c); raw gets and sets are not among them: a
+ * table they grow may only run an emergency collection, which calls no finalizer. */
+#define LSAT_REG_CHAOS "sat.chaos"
+#ifdef SAT_CHAOS
+SAT_BEGIN_HIDDEN
+void lsat_chaos(lua_State *L, const char *where);
+SAT_END_HIDDEN
+#define LSAT_CHAOS(L) lsat_chaos((L), __func__)
+#define lua_createtable(L, na, nr) (LSAT_CHAOS(L), (lua_createtable)((L), (na), (nr)))
+#if LUA_VERSION_NUM >= 504
+#define lua_newuserdatauv(L, n, uv) (LSAT_CHAOS(L), (lua_newuserdatauv)((L), (n), (uv)))
+#else
+#define lua_newuserdata(L, n) (LSAT_CHAOS(L), (lua_newuserdata)((L), (n)))
+#endif
+#define lua_pushstring(L, s) (LSAT_CHAOS(L), (lua_pushstring)((L), (s)))
+#define lua_pushlstring(L, s, n) (LSAT_CHAOS(L), (lua_pushlstring)((L), (s), (n)))
+#define lua_pushfstring(L, ...) (LSAT_CHAOS(L), (lua_pushfstring)((L), __VA_ARGS__))
+#define lua_pushcclosure(L, f, n) (LSAT_CHAOS(L), (lua_pushcclosure)((L), (f), (n)))
+/* converting a number allocates its string */
+#define lua_tolstring(L, i, len)                                                             \
+    ((lua_type((L), (i)) == LUA_TNUMBER ? LSAT_CHAOS(L) : (void)0),                          \
+     (lua_tolstring)((L), (i), (len)))
+#define lua_getfield(L, i, k) (LSAT_CHAOS(L), (lua_getfield)((L), (i), (k)))
+#define lua_setfield(L, i, k) (LSAT_CHAOS(L), (lua_setfield)((L), (i), (k)))
+#define luaL_checkstack(L, n, m) (LSAT_CHAOS(L), (luaL_checkstack)((L), (n), (m)))
+#define luaL_newmetatable(L, n) (LSAT_CHAOS(L), (luaL_newmetatable)((L), (n)))
+#define luaL_error(L, ...) (LSAT_CHAOS(L), (luaL_error)((L), __VA_ARGS__))
+#define luaL_argerror(L, a, m) (LSAT_CHAOS(L), (luaL_argerror)((L), (a), (m)))
+#define luaL_checktype(L, a, t)                                                              \
+    ((lua_type((L), (a)) != (t) ? LSAT_CHAOS(L) : (void)0), (luaL_checktype)((L), (a), (t)))
+#define luaL_addlstring(B, s, n) (LSAT_CHAOS((B)->L), (luaL_addlstring)((B), (s), (n)))
+#define luaL_addstring(B, s) (LSAT_CHAOS((B)->L), (luaL_addstring)((B), (s)))
+#define luaL_addvalue(B) (LSAT_CHAOS((B)->L), (luaL_addvalue)(B))
+#define luaL_pushresult(B) (LSAT_CHAOS((B)->L), (luaL_pushresult)(B))
+#if LUA_VERSION_NUM >= 502
+#define luaL_prepbuffsize(B, n) (LSAT_CHAOS((B)->L), (luaL_prepbuffsize)((B), (n)))
+#else
+#define luaL_prepbuffer(B) (LSAT_CHAOS((B)->L), (luaL_prepbuffer)(B))
+#endif
+#endif
+
 /* Registry names: the metatables (named as the types show in messages) and the binding's
  * own values. */
 #define LSAT_MT_VEC "sat.vec"
@@ -47,6 +97,7 @@ enum lsat_key {
     LSAT_K_NY,
     LSAT_K_PART,
     LSAT_K_OWNPART,
+    LSAT_K_INDEX, /* "__index": read from a metatable without making a string */
     LSAT_K_COUNT
 };
 
@@ -175,7 +226,9 @@ static inline sat_shape *lsat_checkself(lua_State *L, const char *method)
 /* ---- lsat_util.c: argument checks, type names and errors --------------------------------- */
 
 /* The name a value shows in messages: the binding's types by their own names ("polygon",
- * "vec"), another library's by its __name. Reads the registry, not the upvalues. */
+ * "vec"), another library's by its __name, which it then leaves pushed (held while the
+ * message is made: a finalizer could otherwise drop it). Reads the registry, not the
+ * upvalues. */
 const char *lsat_type_name(lua_State *L, int idx);
 /* "bad argument #arg to 'fn' (<expected> expected, got <type>)"; never returns. */
 int lsat_type_error(lua_State *L, int arg, const char *expected);
@@ -225,9 +278,19 @@ static inline void lsat_set_boolean(lua_State *L, int t, int key, int v)
     lua_rawset(L, t);
 }
 
-/* A vec field: written into the vec already there when there is one, so that a reused
- * response allocates nothing. */
-void lsat_set_vec(lua_State *L, int t, int key, sat_vec v);
+
+/* Rounds of "make the tables, then fill them" before giving up: only a finalizer that takes
+ * away what a call made, round after round, can use them up. */
+#define LSAT_MAX_ROUNDS 64
+
+/* A response made ready, then filled (sat.collide, and the hash's results). make: gives the
+ * table at r two vecs of its own under normal and mtv, so that filling it allocates
+ * nothing; may run the collector. fill (r absolute): gives it the response metatable (when
+ * it has none) and writes res into it, seen from a (flip: from b), allocating nothing; 0
+ * (nothing written) when it lacks those vecs (never made, or a finalizer took one), and the
+ * caller makes them and starts over. A reused response is filled at the first try. */
+void lsat_make_response(lua_State *L, int r);
+int lsat_fill_response(lua_State *L, int r, const sat_result *res, int flip);
 
 /* Protects the metatable at idx (`__metatable`): getmetatable() on its objects gives name,
  * so that no script reaches the method and field tables through it, and setmetatable()

@@ -31,9 +31,6 @@
 #include "lsat.h"
 #include "sat_hash.h"
 
-/* Rounds of "make the tables, query, fill" before giving up: only a finalizer that takes
- * away the tables a call made, round after round, can use them up. */
-#define MAX_ROUNDS 64
 
 typedef struct lhash {
     sat_hash *h;
@@ -180,48 +177,6 @@ static int get_table_at(lua_State *L, int t, int k)
     return 0;
 }
 
-/* ---- responses: made ready first, filled after -------------------------------------------- */
-
-static const int vec_keys[2] = {LSAT_K_NORMAL, LSAT_K_MTV};
-
-/* Gives the table at r the response metatable (when it has none) and vecs under normal and
- * mtv (where it has none), so that filling it needs no allocation. May run the collector. */
-static void make_response(lua_State *L, int r)
-{
-    int i;
-    r = lua_absindex(L, r);
-    if (lua_getmetatable(L, r)) {
-        lua_pop(L, 1);
-    } else {
-        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
-        lua_setmetatable(L, r);
-    }
-    for (i = 0; i < 2; i++) {
-        lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
-        lua_rawget(L, r);
-        if (lsat_tovec(L, -1) == NULL) {
-            lua_pushvalue(L, LSAT_KEY(vec_keys[i]));
-            lsat_push_vec(L, 0.0, 0.0);
-            lua_rawset(L, r);
-        }
-        lua_pop(L, 1);
-    }
-}
-
-/* Writes v into the vec at r[key]; 0 (nothing written) when there is none. */
-static int set_vec_in_place(lua_State *L, int r, int key, sat_vec v)
-{
-    sat_vec *p;
-    lua_pushvalue(L, key);
-    lua_rawget(L, r);
-    p = lsat_tovec(L, -1);
-    lua_pop(L, 1);
-    if (p == NULL)
-        return 0;
-    *p = v;
-    return 1;
-}
-
 /* t[key] = part + 1 (a part's index in parts(), from 1), or nil for part -1 (no compound). */
 static void set_part(lua_State *L, int t, int key, int part)
 {
@@ -233,24 +188,15 @@ static void set_part(lua_State *L, int t, int key, int part)
     lua_rawset(L, t);
 }
 
-/* Fills the response at r (absolute) from res, seen from a (flip: from b), allocating
- * nothing: 0 when a vec is missing (a finalizer took it), and the caller starts over. The
- * parts (-1: not a compound) of a and b in contact, as sat_collide_parts names them: `part`
- * is the other's (b's, seen from a), `ownPart` its own. */
-static int fill_response(lua_State *L, int r, const sat_result *res, int flip, int part_a,
-                         int part_b)
+/* lsat_fill_response, then the parts (-1: not a compound) of a and b in contact, as
+ * sat_collide_parts names them: `part` is the other's (b's, seen from a), `ownPart` its own.
+ * The parts are computed before (no allocation between the lookup and the fill); writing
+ * them may allocate, after which nothing is read. */
+static int fill_with_parts(lua_State *L, int r, const sat_result *res, int flip, int part_a,
+                           int part_b)
 {
-    sat_vec n = res->normal, m = res->mtv;
-    if (flip) {
-        n.x = -n.x + 0.0, n.y = -n.y + 0.0;
-        m.x = -m.x + 0.0, m.y = -m.y + 0.0;
-    }
-    if (!set_vec_in_place(L, r, LSAT_KEY(LSAT_K_NORMAL), n) ||
-        !set_vec_in_place(L, r, LSAT_KEY(LSAT_K_MTV), m))
+    if (!lsat_fill_response(L, r, res, flip))
         return 0;
-    lsat_set_number(L, r, LSAT_KEY(LSAT_K_OVERLAP), res->overlap);
-    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_AINB), flip ? res->b_in_a : res->a_in_b);
-    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_BINA), flip ? res->a_in_b : res->b_in_a);
     set_part(L, r, LSAT_KEY(LSAT_K_PART), flip ? part_a : part_b);
     set_part(L, r, LSAT_KEY(LSAT_K_OWNPART), flip ? part_b : part_a);
     return 1;
@@ -291,16 +237,22 @@ static void reserve_shapes(lua_State *L, lhash *lh, int need)
     cap = cap < 16 ? 16 : 2 * cap;
     while (cap < need)
         cap *= 2;
-    old = push_shapes(L);
     lua_createtable(L, cap, 2);
     t = lua_gettop(L);
-    for (k = POOL_RESPONSES; k <= lh->cap; k++) {
-        lua_rawgeti(L, old, k);
-        lua_rawseti(L, t, k);
+    /* The allocation may run a finalizer that adds to this hash, growing the user value
+     * itself: the table copied is the one there now, if it is still too small. From here to
+     * the end nothing allocates (the new table holds every key it is given). */
+    if (cap > lh->cap) {
+        old = push_shapes(L);
+        for (k = POOL_RESPONSES; k <= lh->cap; k++) {
+            lua_rawgeti(L, old, k);
+            lua_rawseti(L, t, k);
+        }
+        lua_pop(L, 1);
+        sat_setuservalue(L, 1);
+        lh->cap = cap;
     }
-    sat_setuservalue(L, 1);
-    lua_pop(L, 1);
-    lh->cap = cap;
+    lua_settop(L, t - 1);
 }
 #endif
 
@@ -308,24 +260,34 @@ static void reserve_shapes(lua_State *L, lhash *lh, int need)
  * byHandle, also byHandle[handle] = shape. The shape goes into the user value (and into
  * byHandle) before the core holds it, with the core's room reserved first: a memory error
  * at any step leaves it out of the core, and out of every table but (for the user value's
- * sake, harmlessly) the user value, whose entry the next shape given that handle replaces. */
+ * sake, harmlessly) the user value, whose entry the next shape given that handle replaces.
+ * Growing the user value allocates, and may run a finalizer that adds to or removes from
+ * this hash (the handle reserved then goes to another shape, or the shape is added): after
+ * it, everything is asked again. */
 static int h_add(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_shape *s = lsat_checkshape(L, 2);
     unsigned flags = lua_toboolean(L, 3) ? SAT_HASH_STATIC : 0u;
-    int by = !lua_isnoneornil(L, 4);
+    int by = !lua_isnoneornil(L, 4), round;
     uint32_t handle;
     if (by)
         luaL_checktype(L, 4, LUA_TTABLE);
-    if (sat_hash_find(lh->h, s) != SAT_HASH_NONE) {
-        lua_pushboolean(L, 0);
-        return 1;
-    }
     lua_settop(L, 4);
-    if (sat_hash_reserve(lh->h, &handle))
-        return nomem(L);
-    reserve_shapes(L, lh, (int)handle + 1);
+    for (round = 0;; round++) {
+        if (round == LSAT_MAX_ROUNDS)
+            return luaL_error(L, "hash changed while a shape was being added");
+        if (sat_hash_find(lh->h, s) != SAT_HASH_NONE) {
+            lua_pushboolean(L, 0);
+            return 1;
+        }
+        if (sat_hash_reserve(lh->h, &handle))
+            return nomem(L);
+        if ((int)handle + 1 <= lh->cap || LUA_VERSION_NUM >= 504)
+            break;
+        reserve_shapes(L, lh, (int)handle + 1);
+    }
+    /* from here to the insertion nothing allocates but raw sets (no collector) */
     push_shapes(L);
     lua_pushvalue(L, 2);
     lua_rawseti(L, 5, (int)handle + 1);
@@ -510,7 +472,7 @@ static int h_query_segment(lua_State *L)
     t = out_table(L, 6);
     for (round = 0;; round++) {
         const sat_hash_hit *hits;
-        if (round == MAX_ROUNDS)
+        if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         for (k = 1; k <= n; k++)
             make_table_at(L, t, k, POOL_HITS);
@@ -538,7 +500,7 @@ static int fill_collisions(lua_State *L, lhash *lh, int t, const sat_shape *s,
         }
         r = lua_gettop(L);
         parts_of(s, sat_hash_shape(lh->h, pairs[k].b), &pairs[k].result, &pa, &pb);
-        if (!fill_response(L, r, &pairs[k].result, 0, pa, pb)) {
+        if (!fill_with_parts(L, r, &pairs[k].result, 0, pa, pb)) {
             lua_pop(L, 2);
             return 0;
         }
@@ -560,12 +522,12 @@ static int h_collisions(lua_State *L)
     int filter = lua_toboolean(L, 3), t = out_table(L, 4), n = 0, k, round;
     for (round = 0;; round++) {
         const sat_hash_pair *pairs;
-        if (round == MAX_ROUNDS)
+        if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         for (k = 1; k <= n; k++) {
             make_table_at(L, t, k, POOL_RESPONSES);
             lua_rawgeti(L, t, k);
-            make_response(L, -1);
+            lsat_make_response(L, -1);
             lua_pop(L, 1);
         }
         n = sat_hash_collisions(lh->h, s, sat_hash_find(lh->h, s), filter, &pairs);
@@ -659,18 +621,19 @@ static int h_fill(lua_State *L)
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     for (round = 0;; round++) {
-        const sat_hash_contact *c;
+        /* the contact looked up after the last allocation, and filled with none between */
         int pa, pb;
-        if (round == MAX_ROUNDS)
-            return too_many_rounds(L);
-        make_response(L, 2);
-        c = id >= 1 && id <= 4294967295.0 && id == floor(id)
+        const sat_hash_contact *c =
+            id >= 1 && id <= 4294967295.0 && id == floor(id)
                 ? sat_hash_contact_of(lh->h, (uint32_t)(id - 1))
                 : NULL;
         luaL_argcheck(L, c != NULL, 3, "no such contact");
         parts_of(sat_hash_shape(lh->h, c->a), sat_hash_shape(lh->h, c->b), &c->result, &pa, &pb);
-        if (fill_response(L, 2, &c->result, flip, pa, pb))
+        if (fill_with_parts(L, 2, &c->result, flip, pa, pb))
             break;
+        if (round == LSAT_MAX_ROUNDS)
+            return too_many_rounds(L);
+        lsat_make_response(L, 2);
     }
     return 1;
 }
@@ -694,12 +657,10 @@ static int h_response(lua_State *L)
     pb = (int)luaL_optinteger(L, 8, 0) - 1;
     pa = (int)luaL_optinteger(L, 9, 0) - 1;
     lua_settop(L, 2);
-    for (round = 0;; round++) {
-        if (round == MAX_ROUNDS)
+    for (round = 0; !fill_with_parts(L, 2, &r, 0, pa < 0 ? -1 : pa, pb < 0 ? -1 : pb); round++) {
+        if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
-        make_response(L, 2);
-        if (fill_response(L, 2, &r, 0, pa < 0 ? -1 : pa, pb < 0 ? -1 : pb))
-            break;
+        lsat_make_response(L, 2);
     }
     return 1;
 }

@@ -2,14 +2,31 @@
  * lsat_module.c - luaopen_sat_core, the module's one exported symbol: it makes the shared
  * upvalues (lsat.h) and has each type file register its functions with them.
  */
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 #include "lsat.h"
 
 LUALIB_API int luaopen_sat_core(lua_State *L);
 
+/* Keeps this module loaded until the process ends. LuaJIT and Lua 5.1 unload C modules at
+ * lua_close before they have run every finalizer (those of objects made earlier, or during
+ * the close), and a finalizer that calls into sat would then call unmapped code. On Linux
+ * the module is linked with -z nodelete (the Makefile); a Windows DLL pins itself. */
+static void pin_module(void)
+{
+#ifdef _WIN32
+    HMODULE self;
+    GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                       &lsat_stamp_key, &self);
+#endif
+}
+
 /* The field names, in lsat_key order. */
 static const char *const key_names[LSAT_K_COUNT] = {
-    "a",  "b",  "overlap", "normal", "mtv", "aInB",   "bInA", "shape",
-    "t",  "x",  "y",       "nx",     "ny",  "part",   "ownPart"};
+    "a", "b", "overlap", "normal", "mtv", "aInB", "bInA", "shape", "t", "x", "y", "nx", "ny",
+    "part", "ownPart", "__index"};
 
 /* Pushes the metatable registered as name (creating it), with __name set on every version. */
 static void push_metatable(lua_State *L, const char *name)
@@ -77,6 +94,7 @@ static void push_upvalues(lua_State *L)
 int luaopen_sat_core(lua_State *L)
 {
     int module, base;
+    pin_module();
     luaL_checkstack(L, 2 * LSAT_UV_COUNT + 4, "cannot open sat.core");
     lua_newtable(L);
     module = lua_gettop(L);

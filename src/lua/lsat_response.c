@@ -31,10 +31,14 @@ static int shape_collides_with(lua_State *L)
     return 3;
 }
 
+/* The response is filled at once, with raw sets that run no collector, once it has its vecs
+ * (made first when it has none): a finalizer run by their allocation could be filling the
+ * same table, or taking its vecs away (then again). The result is the one tested before. */
 static int l_collide(lua_State *L)
 {
     sat_shape *a = lsat_checkshape(L, 1), *b = lsat_checkshape(L, 2);
     sat_result r;
+    int round;
     if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
         return lsat_type_error(L, 3, "table");
     if (!sat_collide(a, b, &r)) {
@@ -43,56 +47,48 @@ static int l_collide(lua_State *L)
     }
     if (lua_istable(L, 3)) {
         lua_settop(L, 3);
-        if (!lua_getmetatable(L, 3)) {
-            lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
-            lua_setmetatable(L, 3);
-        } else {
-            lua_pop(L, 1);
-        }
     } else {
         lua_settop(L, 2);
         lua_createtable(L, 0, 7);
-        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
-        lua_setmetatable(L, 3);
+        lsat_make_response(L, 3);
+    }
+    for (round = 0; !lsat_fill_response(L, 3, &r, 0); round++) {
+        if (round == LSAT_MAX_ROUNDS)
+            return luaL_error(L, "response table changed while being filled");
+        lsat_make_response(L, 3);
     }
     lsat_set_value(L, 3, LSAT_KEY(LSAT_K_A), 1);
     lsat_set_value(L, 3, LSAT_KEY(LSAT_K_B), 2);
-    lsat_set_number(L, 3, LSAT_KEY(LSAT_K_OVERLAP), r.overlap);
-    lsat_set_vec(L, 3, LSAT_KEY(LSAT_K_NORMAL), r.normal);
-    lsat_set_vec(L, 3, LSAT_KEY(LSAT_K_MTV), r.mtv);
-    lsat_set_boolean(L, 3, LSAT_KEY(LSAT_K_AINB), r.a_in_b);
-    lsat_set_boolean(L, 3, LSAT_KEY(LSAT_K_BINA), r.b_in_a);
     return 1;
 }
 
-/* Appends "name value" of a response field to the buffer. */
+/* Appends "name value" of a response field to the buffer. The value stays pushed until its
+ * text is (a type name may be a string only it holds), then the text alone is added. */
 static void add_field(lua_State *L, luaL_Buffer *buf, int resp, const char *name)
 {
     char x[32], y[32];
     sat_vec *v;
+    int top;
     luaL_addstring(buf, name);
     luaL_addchar(buf, ' ');
+    top = lua_gettop(L);
     lua_pushstring(L, name);
     lua_rawget(L, resp);
     v = lsat_tovec(L, -1);
     if (v != NULL) {
         lsat_fmt_num(x, sizeof x, v->x);
         lsat_fmt_num(y, sizeof y, v->y);
-        lua_pop(L, 1);
         lua_pushfstring(L, "vec(%s, %s)", x, y);
     } else if (lua_type(L, -1) == LUA_TNUMBER) {
         lsat_fmt_num(x, sizeof x, (double)lua_tonumber(L, -1));
-        lua_pop(L, 1);
         lua_pushstring(L, x);
     } else if (lua_type(L, -1) == LUA_TBOOLEAN) {
-        int t = lua_toboolean(L, -1);
-        lua_pop(L, 1);
-        lua_pushstring(L, t ? "true" : "false");
+        lua_pushstring(L, lua_toboolean(L, -1) ? "true" : "false");
     } else {
-        const char *t = lsat_type_name(L, -1);
-        lua_pop(L, 1);
-        lua_pushstring(L, t);
+        lua_pushstring(L, lsat_type_name(L, -1));
     }
+    lua_replace(L, top + 1);
+    lua_settop(L, top + 1);
     luaL_addvalue(buf);
 }
 

@@ -90,38 +90,9 @@ static void finish_shape(lua_State *L, sat_shape *s)
 #endif
 }
 
-/* Pops the table on top of the stack and makes it the field table of the shape s at idx,
- * giving the shape its own metatable that reads it. */
-static void attach_fields(lua_State *L, int idx, const sat_shape *s)
-{
-    int kind_mt = lua_upvalueindex(kind_uv[s->kind].mt);
-    int fields;
-    idx = lua_absindex(L, idx);
-    fields = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(kind_uv[s->kind].fieldsmt));
-    lua_setmetatable(L, fields);
-    lua_createtable(L, 0, 4);
-    lsat_copy_entries(L, kind_mt, -1);
-    lua_pushliteral(L, "__index");
-    lua_pushvalue(L, fields);
-    lua_rawset(L, -3);
-    lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_OWNMT);
-    if (lua_istable(L, -1)) {
-        lua_pushvalue(L, -2);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, -3);
-    }
-    lua_pop(L, 1);
-    lua_setmetatable(L, idx);
-#if SAT_FIELDS_IN_UV
-    sat_setuservalue(L, idx);
-#else
-    lua_pop(L, 1); /* the metatable's __index holds it */
-#endif
-}
-
 /* Pushes the field table of the shape s at idx, or nothing and returns 0 when it has none
- * yet. */
+ * yet. Allocates nothing (so no finalizer runs between this look and what the caller does
+ * with its answer). */
 static int push_fields(lua_State *L, int idx, const sat_shape *s)
 {
 #if SAT_FIELDS_IN_UV
@@ -139,13 +110,53 @@ static int push_fields(lua_State *L, int idx, const sat_shape *s)
         lua_pop(L, 1);
         return 0;
     }
-    lua_pushliteral(L, "__index");
+    lua_pushvalue(L, LSAT_KEY(LSAT_K_INDEX));
     lua_rawget(L, -2);
     lua_remove(L, -2);
     if (lua_istable(L, -1))
         return 1;
     lua_pop(L, 1);
     return 0;
+#endif
+}
+
+/* Pushes the field table of the shape s at idx, giving the shape one (and the metatable of
+ * its own that reads it) when it has none. The new tables are made first and the shape
+ * looked at again after: a finalizer run by their allocation may have given it fields,
+ * which are kept (ours are dropped). */
+static void push_own_fields(lua_State *L, int idx, const sat_shape *s)
+{
+    int fields, mt;
+    idx = lua_absindex(L, idx);
+    if (push_fields(L, idx, s))
+        return;
+    lua_newtable(L);
+    fields = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(kind_uv[s->kind].fieldsmt));
+    lua_setmetatable(L, fields);
+    lua_createtable(L, 0, 4);
+    mt = lua_gettop(L);
+    lsat_copy_entries(L, lua_upvalueindex(kind_uv[s->kind].mt), mt);
+    lua_pushvalue(L, LSAT_KEY(LSAT_K_INDEX));
+    lua_pushvalue(L, fields);
+    lua_rawset(L, mt);
+    lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_OWNMT);
+    if (lua_istable(L, -1)) {
+        lua_pushvalue(L, mt);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+    /* from here to the end nothing allocates */
+    if (push_fields(L, idx, s)) {
+        lua_replace(L, fields);
+        lua_settop(L, fields);
+        return;
+    }
+    lua_setmetatable(L, idx);
+#if SAT_FIELDS_IN_UV
+    lua_pushvalue(L, fields);
+    sat_setuservalue(L, idx);
 #endif
 }
 
@@ -371,11 +382,14 @@ static int l_chain(lua_State *L)
     return polygon_from_table(L, push_chain);
 }
 
-/* compound({shape, ...}): copies of the shapes (compounds give their parts). */
+/* compound({shape, ...}): copies of the shapes (compounds give their parts). The shapes are
+ * held in a table of this call's own while it runs (a finalizer may take them out of the
+ * caller's), and the size is asked again after the allocation of the compound, which may
+ * run a finalizer that turns one of them (a lean polygon then takes more room). */
 static int l_compound(lua_State *L)
 {
     const sat_shape *stackbuf[STACK_POINTS], **parts;
-    size_t n, i;
+    size_t n, i, bytes;
     sat_shape *s;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
@@ -384,17 +398,26 @@ static int l_compound(lua_State *L)
         return luaL_argerror(L, 1, "no parts (a table of shapes expected)");
     if (n > (size_t)SAT_MAX_POINTS)
         return luaL_argerror(L, 1, sat_status_message(SAT_ERR_TOO_MANY_POINTS));
+    lua_createtable(L, (int)n, 0); /* 2: the shapes, held */
     parts = n <= STACK_POINTS ? stackbuf
                               : (const sat_shape **)sat_newuserdata(L, n * sizeof *parts);
+    /* no allocation from here to the compound's (raw gets and sets of a table made big
+     * enough run no collector) */
     for (i = 0; i < n; i++) {
         lua_rawgeti(L, 1, (int)i + 1);
         parts[i] = lsat_toshape(L, -1);
         if (parts[i] == NULL)
             return luaL_argerror(L, 1, lua_pushfstring(L, "shape expected at index %d, got %s",
                                                        (int)i + 1, lsat_type_name(L, -1)));
-        lua_pop(L, 1); /* the table keeps it */
+        lua_rawseti(L, 2, (int)i + 1);
     }
-    s = (sat_shape *)sat_newshape(L, sat_compound_bytes(parts, (int)n));
+    bytes = sat_compound_bytes(parts, (int)n);
+    s = (sat_shape *)sat_newshape(L, bytes);
+    while (sat_compound_bytes(parts, (int)n) > bytes) {
+        lua_pop(L, 1);
+        bytes = sat_compound_bytes(parts, (int)n);
+        s = (sat_shape *)sat_newshape(L, bytes);
+    }
     lsat_checkstatus(L, sat_compound_init(s, parts, (int)n), 1);
     finish_shape(L, s);
     return 1;
@@ -475,13 +498,12 @@ static int shape_newindex(lua_State *L)
                               lsat_kind_name(s->kind), k);
         }
     }
-    if (!push_fields(L, 1, s)) {
-        if (lua_isnil(L, 3))
-            return 0; /* removing from no fields */
-        lua_newtable(L);
-        lua_pushvalue(L, -1);
-        attach_fields(L, 1, s);
-    }
+    if (!lua_isnil(L, 3))
+        push_own_fields(L, 1, s);
+    else if (!push_fields(L, 1, s))
+        return 0; /* removing from no fields */
+    /* the field and the bits together, after the last allocation (a finalizer's write in
+     * between would be lost, or leave the bits and the field apart) */
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 3);
     lua_rawset(L, -3);
@@ -563,21 +585,25 @@ static int shape_position(lua_State *L)
 }
 
 /* Gives the lean polygon s at idx the block for its local points, anchored to it (see the
- * top). A memory error leaves the shape as it was: the block is given last. */
+ * top). A memory error leaves the shape as it was: the block is given last. The block is
+ * made first and the shape asked again after: a finalizer run by the allocation may have
+ * turned it, giving it a block of its own, which must stay the one anchored. */
 static void give_local(lua_State *L, int idx, sat_shape *s)
 {
-    size_t bytes = sat_shape_local_bytes(s);
     void *block;
-    if (bytes == 0)
+    if (sat_shape_local_bytes(s) == 0)
         return;
     idx = lua_absindex(L, idx);
     lua_getfield(L, LUA_REGISTRYINDEX, LSAT_REG_LOCALS);
-    block = sat_newuserdata(L, bytes);
-    lua_pushvalue(L, idx);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, -4);
+    block = sat_newuserdata(L, sat_shape_local_bytes(s));
+    /* from here to the end nothing allocates (a raw set runs no collector) */
+    if (sat_shape_local_bytes(s) != 0) { /* (a polygon's count never changes: same size) */
+        lua_pushvalue(L, idx);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);
+        sat_shape_give_local(s, block);
+    }
     lua_pop(L, 2);
-    sat_shape_give_local(s, block);
 }
 
 /* The four rotations: absolute or not, about a pivot or not. */
@@ -684,19 +710,82 @@ static int shape_kind(lua_State *L)
     return 1;
 }
 
+/* Pushes a new userdata for a copy of the shape at idx, returning it: the size is asked again
+ * after the allocation, which may run a finalizer that turns a lean polygon (its copy then
+ * needs room for its local points), and the allocation made again while it is too small. */
+static sat_shape *new_copy_of(lua_State *L, const sat_shape *src)
+{
+    size_t bytes = sat_shape_bytes(src);
+    sat_shape *c = (sat_shape *)sat_newshape(L, bytes);
+    while (sat_shape_bytes(src) > bytes) {
+        lua_pop(L, 1);
+        bytes = sat_shape_bytes(src);
+        c = (sat_shape *)sat_newshape(L, bytes);
+    }
+    return c;
+}
+
+/* Gives the shape c at idx (made by this call: in no hash) a copy of the entries of the
+ * table at fields as its field table, and the filter bits those say (category and mask read
+ * as a shape's: the defaults when absent), after the allocations. */
+static void copy_fields(lua_State *L, int idx, sat_shape *c, int fields)
+{
+    uint32_t bits[2] = {1u, 0xFFFFFFFFu};
+    static const char *const names[2] = {"category", "mask"};
+    int i;
+    idx = lua_absindex(L, idx);
+    fields = lua_absindex(L, fields);
+    push_own_fields(L, idx, c);
+    lua_pushstring(L, names[0]);
+    lua_pushstring(L, names[1]);
+    /* from here to the end nothing allocates (raw sets run no collector) */
+    lsat_copy_entries(L, fields, -3);
+    for (i = 0; i < 2; i++) {
+        lua_pushvalue(L, -2 + i);
+        lua_rawget(L, -4);
+        to_bits(L, -1, &bits[i]); /* (what a write stored there always converts) */
+        lua_pop(L, 1);
+    }
+    sat_shape_set_filter(c, bits[0], bits[1]);
+    lua_pop(L, 3);
+}
+
+/* Gives the shape c at idx (made by this call: in no hash) the filter bits of s, and, when
+ * they are not the defaults, fields that say so (a shape's category and mask read as the bits
+ * the broad phase filters with). The bits are read after the allocations. */
+static void copy_filter(lua_State *L, int idx, sat_shape *c, const sat_shape *s)
+{
+    int f;
+    if (s->category == 1u && s->mask == 0xFFFFFFFFu) {
+        sat_shape_set_filter(c, 1u, 0xFFFFFFFFu);
+        return;
+    }
+    push_own_fields(L, idx, c);
+    f = lua_gettop(L);
+    lua_pushstring(L, "category");
+    lua_pushstring(L, "mask");
+    /* from here to the end nothing allocates (raw sets run no collector) */
+    lua_pushvalue(L, f + 1);
+    sat_pushuint32(L, s->category);
+    lua_rawset(L, f);
+    lua_pushvalue(L, f + 2);
+    sat_pushuint32(L, s->mask);
+    lua_rawset(L, f);
+    sat_shape_set_filter(c, s->category, s->mask);
+    lua_settop(L, f - 1);
+}
+
 /* A copy with a new id; the Lua fields are copied too (a shallow copy of the table). */
 static int shape_clone(lua_State *L)
 {
-    sat_shape *s = lsat_checkself(L, "clone");
-    sat_shape *c = (sat_shape *)sat_newshape(L, sat_shape_bytes(s));
+    sat_shape *s = lsat_checkself(L, "clone"), *c;
+    lua_settop(L, 1);
+    c = new_copy_of(L, s);
     sat_shape_copy(c, s);
     finish_shape(L, c);
-    if (push_fields(L, 1, s)) {
-        lua_newtable(L);
-        lsat_copy_entries(L, -2, -1);
-        attach_fields(L, -3, c);
-        lua_pop(L, 1);
-    }
+    if (push_fields(L, 1, s))
+        copy_fields(L, 2, c, 3);
+    lua_settop(L, 2);
     return 1;
 }
 
@@ -764,6 +853,8 @@ static int shape_vertices(lua_State *L)
         luaL_checktype(L, 2, LUA_TTABLE);
         lua_settop(L, 2);
     }
+    /* the points after the table's allocation, with none in between them (raw sets run no
+     * collector): one state of the shape (a shape's count never changes) */
     for (i = 0; i < count; i++) {
         sat_vec v = outline ? sat_compound_outline_point(s, i) : sat_polygon_vertex(s, i);
         lua_pushnumber(L, v.x);
@@ -816,12 +907,11 @@ static int shape_parts(lua_State *L)
     lua_settop(L, 1);
     lua_createtable(L, s->count, 0);
     for (i = 0; i < s->count; i++) {
-        const sat_shape *p = sat_compound_part(s, i);
-        sat_shape *c = (sat_shape *)sat_newshape(L, sat_shape_bytes(p));
-        sat_shape_copy(c, p);
-        c->category = s->category;
-        c->mask = s->mask;
+        /* (the part is found again after each allocation, as every state is) */
+        sat_shape *c = new_copy_of(L, sat_compound_part(s, i));
+        sat_shape_copy(c, sat_compound_part(s, i));
         finish_shape(L, c);
+        copy_filter(L, -1, c, s);
         lua_rawseti(L, 2, i + 1);
     }
     return 1;

@@ -23,6 +23,7 @@ static int is_own_name(const char *name)
 const char *lsat_type_name(lua_State *L, int idx)
 {
     const sat_shape *s = lsat_toshape(L, idx); /* a shape with fields has its own metatable */
+    idx = lua_absindex(L, idx);
     if (s != NULL)
         return lsat_kind_name(s->kind);
     if (lsat_tovec(L, idx) != NULL)
@@ -40,9 +41,10 @@ const char *lsat_type_name(lua_State *L, int idx)
          * of a shape's or a vec's metatable: a userdata given one is neither) */
         lua_getfield(L, -1, "__name");
         if (lua_type(L, -1) == LUA_TSTRING && !is_own_name(lua_tostring(L, -1))) {
-            const char *name = lua_tostring(L, -1);
-            lua_pop(L, 2); /* still referenced by the metatable */
-            return name;
+            /* left on the stack: the next allocation (the message's own) may run a
+             * finalizer that changes that metatable and collects the old name */
+            lua_remove(L, -2);
+            return lua_tostring(L, -1);
         }
         lua_pop(L, 2);
     }
@@ -158,21 +160,63 @@ sat_vec *lsat_push_vec(lua_State *L, double x, double y)
 
 /* ---- tables ------------------------------------------------------------------------------ */
 
-void lsat_set_vec(lua_State *L, int t, int key, sat_vec v)
+/* The vec at t[key] (t absolute), or NULL; nothing left pushed. */
+static sat_vec *get_vec(lua_State *L, int t, int key)
 {
     sat_vec *p;
-    key = lua_absindex(L, key);
     lua_pushvalue(L, key);
     lua_rawget(L, t);
     p = lsat_tovec(L, -1);
     lua_pop(L, 1);
-    if (p != NULL) {
-        *p = v;
-        return;
+    return p;
+}
+
+/* ---- responses: made ready first, filled after ------------------------------------------ */
+
+void lsat_make_response(lua_State *L, int r)
+{
+    sat_vec *n;
+    r = lua_absindex(L, r);
+    n = get_vec(L, r, LSAT_KEY(LSAT_K_NORMAL));
+    if (n == NULL) {
+        lua_pushvalue(L, LSAT_KEY(LSAT_K_NORMAL));
+        lsat_push_vec(L, 0.0, 0.0);
+        lua_rawset(L, r);
+        n = get_vec(L, r, LSAT_KEY(LSAT_K_NORMAL)); /* (after the allocation) */
     }
-    lua_pushvalue(L, key);
-    lsat_push_vec(L, v.x, v.y);
-    lua_rawset(L, t);
+    {
+        sat_vec *m = get_vec(L, r, LSAT_KEY(LSAT_K_MTV));
+        if (m == NULL || m == n) {
+            lua_pushvalue(L, LSAT_KEY(LSAT_K_MTV));
+            lsat_push_vec(L, 0.0, 0.0);
+            lua_rawset(L, r);
+        }
+    }
+}
+
+int lsat_fill_response(lua_State *L, int r, const sat_result *res, int flip)
+{
+    sat_vec n = res->normal, m = res->mtv;
+    sat_vec *pn = get_vec(L, r, LSAT_KEY(LSAT_K_NORMAL));
+    sat_vec *pm = get_vec(L, r, LSAT_KEY(LSAT_K_MTV));
+    if (pn == NULL || pm == NULL || pn == pm)
+        return 0;
+    if (lua_getmetatable(L, r)) {
+        lua_pop(L, 1);
+    } else {
+        lua_pushvalue(L, lua_upvalueindex(LSAT_UV_RESPMT));
+        lua_setmetatable(L, r);
+    }
+    if (flip) {
+        n.x = -n.x + 0.0, n.y = -n.y + 0.0;
+        m.x = -m.x + 0.0, m.y = -m.y + 0.0;
+    }
+    *pn = n;
+    *pm = m;
+    lsat_set_number(L, r, LSAT_KEY(LSAT_K_OVERLAP), res->overlap);
+    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_AINB), flip ? res->b_in_a : res->a_in_b);
+    lsat_set_boolean(L, r, LSAT_KEY(LSAT_K_BINA), flip ? res->a_in_b : res->b_in_a);
+    return 1;
 }
 
 void lsat_copy_entries(lua_State *L, int src, int dst)
@@ -186,6 +230,47 @@ void lsat_copy_entries(lua_State *L, int src, int dst)
         lua_rawset(L, dst);
     }
 }
+
+#ifdef SAT_CHAOS
+/* The chaos build's finalizer at every allocation (lsat.h): calls registry[LSAT_REG_CHAOS]
+ * (a function) with `where`, then every shape and hash on the caller's stack, at most 8; its
+ * errors are dropped, as Lua 5.4 drops a finalizer's. The entry is false while it runs, so
+ * the binding calls it makes meet no hostile function of their own (real finalizers still
+ * run in them). Calls the API by the functions' own names, (lua_getfield) and the like,
+ * past the macros. */
+void lsat_chaos(lua_State *L, const char *where)
+{
+    int top = lua_gettop(L), i, n = 0;
+    if (!lua_checkstack(L, 12))
+        return;
+    (lua_getfield)(L, LUA_REGISTRYINDEX, LSAT_REG_CHAOS);
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
+        lua_settop(L, top);
+        return;
+    }
+    lua_pushboolean(L, 0);
+    (lua_setfield)(L, LUA_REGISTRYINDEX, LSAT_REG_CHAOS);
+    (lua_pushstring)(L, where);
+    for (i = 1; i <= top && n < 8; i++) {
+        int hash = 0;
+        if (lua_type(L, i) == LUA_TUSERDATA && lsat_toshape(L, i) == NULL &&
+            lua_getmetatable(L, i)) {
+            (lua_getfield)(L, LUA_REGISTRYINDEX, LSAT_MT_HASH);
+            hash = lua_rawequal(L, -1, -2);
+            lua_pop(L, 2);
+        }
+        if (hash || lsat_toshape(L, i) != NULL) {
+            lua_pushvalue(L, i);
+            n++;
+        }
+    }
+    if (lua_pcall(L, 1 + n, 0, 0) != 0)
+        lua_pop(L, 1);
+    lua_pushvalue(L, top + 1);
+    (lua_setfield)(L, LUA_REGISTRYINDEX, LSAT_REG_CHAOS);
+    lua_settop(L, top);
+}
+#endif
 
 void lsat_setfuncs(lua_State *L, int idx, int base, const luaL_Reg *funcs)
 {

@@ -35,8 +35,9 @@ static int vec_index(lua_State *L)
 {
     sat_vec *v = lsat_checkvec(L, 1);
     size_t len;
-    const char *k = lua_tolstring(L, 2, &len);
-    if (k != NULL && lua_type(L, 2) == LUA_TSTRING && len == 1) {
+    /* (a number key is not converted: that would make a string, and can run the collector) */
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+    if (k != NULL && len == 1) {
         if (k[0] == 'x') {
             lua_pushnumber(L, v->x);
             return 1;
