@@ -3,10 +3,11 @@
 #   make test         install missing tools, build, run every suite, print the total
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
-#   make fuzz         run the libFuzzer target (FUZZ_SECONDS=60; an input slower than
-#                     FUZZ_TIMEOUT=10 seconds fails)
+#   make fuzz         the libFuzzer target (FUZZ_SECONDS=60; an input slower than
+#                     FUZZ_TIMEOUT=10 seconds fails), then the differential fuzzer as long
 #   make soak         the world's re-entrancy fuzzer, long (SOAK_SECONDS=600; SOAK_SEED=)
 #   make chaos        the chaos build under its fuzzer, long (CHAOS_SECONDS=600 or CHAOS_OPS=; CHAOS_SEED=)
+#   make pure-chaos   the pure backend under a debug hook that changes everything mid-call
 #   make love-demo    run the LÖVE demo
 #   make explorer     the SAT explorer (LÖVE): sat.explain drawn live on two shapes
 #   make repl         Lua 5.4 (or LUA=luajit) with sat required as the global sat
@@ -23,7 +24,8 @@
 #   make bench-build  what make bench runs, optimised, in build/bench
 #   make sources      the module's C sources, one a line (the rockspec lists the same)
 #   make objects      one object per source: build/obj/$(LUA)/{core,lua}/*.o
-#   make test-helpers the specs' helper modules (spec/helpers), next to the module
+#   make test-helpers the specs' helper modules (spec/helpers), next to the module, and the
+#                     native files the loader must refuse (loader-fixtures: build/fixtures/)
 #   make math-ulps    the own sin, cos, atan2, hypot: ulps against long double, ns per call
 
 LUA      ?= lua5.4
@@ -67,7 +69,7 @@ MODDIR   := $(BUILD)/$(LUA)
 MODULE   := $(MODDIR)/sat/core.so
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak \
+.PHONY: all module-san module-chaos chaos sources objects c-tests c-tests-san fuzz-probe fuzz-build fuzz soak pure-chaos \
         bench-build bench deps test demo love-demo explorer install clean test-helpers
 
 all: $(MODULE)
@@ -169,11 +171,28 @@ soak:
 chaos:
 	CHAOS_SECONDS=$(if $(CHAOS_OPS),,$(CHAOS_SECONDS)) CHAOS_OPS=$(CHAOS_OPS) sh spec/suites/chaos.sh
 
+# The pure backend's chaos drive (spec/fuzz/pure_chaos.lua) in its full mode: a debug count
+# hook moves, turns, scales, adds, removes, steps, queries every 20 to 300 instructions, from
+# inside any call; PURE_CHAOS_SEEDS seeds (default 1-8) of PURE_CHAOS_OPS operations (default 300)
+# under lua5.4 and luajit -joff. Known to fail today (the pure hash, see the board).
+PURE_CHAOS_SEEDS ?= 1 2 3 4 5 6 7 8
+PURE_CHAOS_OPS ?= 300
+pure-chaos:
+	@$(MAKE) --no-print-directory -s LUA=lua5.4 all
+	@$(MAKE) --no-print-directory -s LUA=luajit all
+	@for lua in lua5.4 "luajit -joff"; do for s in $(PURE_CHAOS_SEEDS); do \
+	  LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="build/$${lua%% *}/?.so;;" \
+	    $$lua spec/fuzz/pure_chaos.lua $$s $(PURE_CHAOS_OPS) || exit 1; done; done
+
+# libFuzzer on the C core, then the differential fuzzer (spec/fuzz/differential.lua: the
+# native module against the pure backend, every Lua, random seeds; a failure prints its seed
+# and the command that replays it), each for FUZZ_SECONDS.
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(BUILD)/fuzz/corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -max_len=512 \
 	  -artifact_prefix=$(BUILD)/fuzz/ \
 	  $(BUILD)/fuzz/corpus
+	DIFF_SECONDS=$(FUZZ_SECONDS) sh spec/suites/differential.sh
 
 # ---- benchmarks ---------------------------------------------------------------------------
 # In their own directory, -O2 without -g or CFLAGS, and rebuilt every time (-B), so that no
@@ -211,7 +230,8 @@ $(BUILD)/tools/sat_math_ulps: tools/sat_math_ulps.c src/core/sat_math.c src/core
 # C modules before it frees the last objects, through that allocator.
 # satmath: the core's own sin, cos, atan2 and hypot (src/core/sat_math.c) as a Lua module,
 # for spec/math_spec.lua (the pure-Lua twin gives the same bits).
-test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so
+test-helpers: $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so $(MODDIR)/satmath.so \
+  loader-fixtures $(MODDIR)/satprobe.so
 $(MODDIR)/failalloc.so $(BUILD)/asan-$(LUA)/failalloc.so: spec/helpers/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) -Wl,-z,nodelete $(LUA_INC) -o $@ spec/helpers/failalloc.c
@@ -219,6 +239,13 @@ $(MODDIR)/satmath.so: spec/helpers/satmath.c src/core/sat_math.c src/core/sat_ma
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(FP) $(OPT) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ spec/helpers/satmath.c \
 	  src/core/sat_math.c -lm
+
+# satprobe: the C core's functions, raw (statuses, every field, a shape's internals), for the
+# pure backend's spec (spec/pure_core_spec.lua): the core's sources and flags, as in the module.
+$(MODDIR)/satprobe.so: spec/helpers/satprobe.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) $(SHARED) $(CORE_INC) $(LUA_INC) -o $@ \
+	  $(CORE_SRC) spec/helpers/satprobe.c -lm
 
 $(MODDIR)/bench_clock.so: bench/lclock.c
 	@mkdir -p $(dir $@)
@@ -255,18 +282,20 @@ LUA_LMOD ?= $(PREFIX)/share/lua/$(LUA_VERSION_DIR)
 LUA_CMOD ?= $(PREFIX)/lib/lua/$(LUA_VERSION_DIR)
 
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_CMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat
+	install -d $(DESTDIR)$(LUA_CMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat $(DESTDIR)$(LUA_LMOD)/sat/pure
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_CMOD)/sat/core.so
 	install -m 644 lua/sat/*.lua $(DESTDIR)$(LUA_LMOD)/sat/
+	install -m 644 lua/sat/pure/*.lua $(DESTDIR)$(LUA_LMOD)/sat/pure/
 
 clean:
 	rm -rf $(BUILD) luacov.* *.rock
 
 # ---- shipping: make dist ------------------------------------------------------------------
 # dist/sat/ is the folder a game copies next to its main.lua (docs/love.md, "Shipping sat with
-# a game"), and dist/sat-$(VERSION).zip holds it. In it: every lua/sat/*.lua, LICENSE,
-# library/sat.lua (the LuaLS definitions, never loaded), a core.lua that hands
-# require("sat.core") to sat/loader.lua, and native/<os>-<arch>-<abi>.<ext>:
+# a game"), and dist/sat-$(VERSION).zip holds it. In it: every lua/sat/*.lua, the pure-Lua
+# backend (lua/sat/pure/*.lua, for where no native file fits), LICENSE, library/sat.lua
+# (the LuaLS definitions, never loaded), a core.lua that hands require("sat.core") to
+# sat/loader.lua, and native/<os>-<arch>-<abi>.<ext>:
 # the module for each platform built here, for LuaJIT (what LÖVE runs: abi luajit) and
 # Lua 5.4 (lua54). On Linux: linux-<arch> and, cross-built, windows-x64 (WINDOWS=no leaves it
 # out); on a Mac: macos-arm64 and macos-x64. The folder is checked before it is zipped: every
@@ -295,8 +324,9 @@ dist:
 
 dist-folder:
 	@rm -rf $(DIST_SAT) $(DIST_ZIP)
-	@mkdir -p $(DIST_SAT)/native $(DIST_SAT)/library
+	@mkdir -p $(DIST_SAT)/native $(DIST_SAT)/pure $(DIST_SAT)/library
 	cp lua/sat/*.lua LICENSE $(DIST_SAT)/
+	cp lua/sat/pure/*.lua $(DIST_SAT)/pure/
 	cp library/*.lua $(DIST_SAT)/library/
 	printf '%s\n' '-- Made by make dist: require("sat.core") loads native/<platform> (sat/loader.lua).' \
 	  'return require("sat.loader").load(...)' >$(DIST_SAT)/core.lua
@@ -415,6 +445,31 @@ $(BUILD)/macos-%/$(LUA)/sat/core.so: $(CORE_SRC) $(BIND_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(MACOS_CC) $(WARN) $(FP) $(OPT) $(CFLAGS) $(MODFLAGS) -fPIC -arch $* -bundle \
 	  -undefined dynamic_lookup $(BIND_INC) $(LUA_INC) -o $@ $(CORE_SRC) $(BIND_SRC)
+
+# ---- native files the dist loader must refuse ----------------------------------------------
+# make loader-fixtures: build/fixtures/, for spec/loader_spec.lua and the dist suite: a
+# library exporting luaopen_sat_core (spec/helpers/stub_module.c) cross-built for another
+# machine (foreign.so: aarch64 here, x86-64 on an arm64 host) and for Windows
+# (windows-x64.dll, mingw-w64). Each is skipped with a note when its compiler is missing;
+# the specs then patch a copy of the module instead.
+FIXTURES   := $(BUILD)/fixtures
+FOREIGN_CC ?= $(if $(filter arm64,$(HOST_ARCH)),x86_64-linux-gnu-gcc,aarch64-linux-gnu-gcc)
+.PHONY: loader-fixtures
+loader-fixtures: $(FIXTURES)/foreign.so $(FIXTURES)/windows-x64.dll
+
+$(FIXTURES)/foreign.so: spec/helpers/stub_module.c
+	@mkdir -p $(dir $@)
+	@if command -v $(FOREIGN_CC) >/dev/null 2>&1; then \
+	  echo "$(FOREIGN_CC) ... -o $@"; \
+	  $(FOREIGN_CC) $(WARN) -O2 $(SHARED) -o $@ spec/helpers/stub_module.c; \
+	else echo "note: no $(FOREIGN_CC): $@ not built"; fi
+
+$(FIXTURES)/windows-x64.dll: spec/helpers/stub_module.c
+	@mkdir -p $(dir $@)
+	@if command -v $(WIN_CC) >/dev/null 2>&1; then \
+	  echo "$(WIN_CC) ... -o $@"; \
+	  $(WIN_CC) $(WARN) -O2 -shared -s -o $@ spec/helpers/stub_module.c; \
+	else echo "note: no $(WIN_CC): $@ not built"; fi
 
 # ---- make repl ----------------------------------------------------------------------------
 # $(LUA) (lua5.4 unless LUA=luajit, ...) interactive, with this checkout's sat on its paths and

@@ -5,11 +5,31 @@ local clock = require("bench_clock")
 local lib = {}
 
 lib.now = clock.now
+-- BENCH_CLOCK=cpu: the process's CPU time (os.clock) instead, for figures compared across runs
+-- on a shared machine (run.sh's pure-backend rows), where waiting for a core would count too
+lib.cpu = os.getenv("BENCH_CLOCK") == "cpu"
+--- BENCH_FRAMES=n: at most n timed frames (and fewer warm-up and garbage frames) in the scenes
+-- of level.lua and world.lua, for the pure backend's slower runs: lib.frames(n) -> the count.
+local most = tonumber(os.getenv("BENCH_FRAMES") or "")
+function lib.frames(n)
+  return most and math.max(1, math.min(n, most)) or n
+end
+if lib.cpu then
+  lib.now = os.clock
+end
 lib.nop = clock.nop
 lib.checks = clock.checks
 
---- "lua54" or "luajit": the prefix of every name this interpreter reports.
+--- "lua54", "luajit" or "lua51": the prefix of every name this interpreter reports; on the
+-- pure-Lua backend (SAT_BACKEND=lua) "<vm>.pure", and "<vm>.cpu" on the native one with
+-- BENCH_CLOCK=cpu: the rows bench/report.lua compares.
 lib.vm = rawget(_G, "jit") and "luajit" or ("lua" .. _VERSION:gsub("%D", ""))
+lib.backend = require("sat.backend").name
+if lib.backend == "lua" then
+  lib.vm = lib.vm .. ".pure"
+elseif lib.cpu then
+  lib.vm = lib.vm .. ".cpu" -- (the native figures of the same clock, beside the pure ones)
+end
 
 --- Park-Miller minimal standard generator: exact in doubles and in 5.4 integers alike, so
 -- lua5.4 and luajit build the same scenes and must find the same pairs.

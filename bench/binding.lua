@@ -26,7 +26,8 @@ local lib = require("benchlib")
 local sat = require("sat")
 
 local PAIRS = 1024
-local CALLS = 1000000
+-- (the pure backend's calls cost 10 to 100 times more: a tenth of the calls, the same figure)
+local CALLS = lib.backend == "lua" and 100000 or 1000000
 local REPS = 7
 
 local rng = lib.rng(20240611)
@@ -307,7 +308,7 @@ lib.note("%s: the floor is bench_clock.nop (an empty lua_CFunction)", lib.vm)
 -- And the core's own sat_test through the FFI with no checks at all (pointers cast once,
 -- beforehand): what is left between it and sat.test is what the binding adds.
 local ffi_nop, direct_test, ffi_ptrs
-if rawget(_G, "jit") then
+if rawget(_G, "jit") and lib.backend == "native" then -- (the pure backend's shapes are tables)
   local ffi = require("ffi")
   ffi.cdef("int bench_nop2(const void *a, const void *b);")
   ffi_nop = ffi.load(package.searchpath("bench_clock", package.cpath)).bench_nop2
@@ -328,14 +329,21 @@ local PA, PB, phits = pairs_of(poly8)
 local KPA, KPB, kphits = pairs_of(capsule, poly8)
 local KKA, KKB, kkhits = pairs_of(capsule)
 local SPA, SPB, sphits = pairs_of(segment, poly8)
-local RPA, RPB, rphits = pairs_of(rock8, poly8)
+-- (the pure backend has no compounds yet: its run leaves their cases out)
+local compounds = pcall(sat.concave, 0, 0, 2, 0, 2, 2, 0, 2)
+local RPA, RPB, rphits
+if compounds then
+  RPA, RPB, rphits = pairs_of(rock8, poly8)
+end
 lib.emit("pairs", PAIRS, "count")
 lib.emit("pairs.overlapping", chits, "count")
 lib.emit("pairs_poly8.overlapping", phits, "count")
 lib.emit("pairs_capsule_poly8.overlapping", kphits, "count")
 lib.emit("pairs_capsule_capsule.overlapping", kkhits, "count")
 lib.emit("pairs_segment_poly8.overlapping", sphits, "count")
-lib.emit("pairs_rock8_poly8.overlapping", rphits, "count")
+if rphits then
+  lib.emit("pairs_rock8_poly8.overlapping", rphits, "count")
+end
 
 local TA = {}
 for i = 1, PAIRS do
@@ -367,6 +375,7 @@ local cases = {
   { "method_fields", loops.method, TA, CB },
   { "test_poly8", loops.test, PA, PB, sat.test },
   { "collidesWith_poly8", loops.collidesWith, PA, PB },
+  { "collide_poly8", loops.collide_reuse, PA, PB, sat.collide, response },
   { "contacts_poly8", loops.test, PA, PB, sat.contacts },
   { "sweep_poly8", loops.sweep, PA, PB, sat.sweep, PM },
   -- under LuaJIT, the same through the C API (sat.contacts and sat.sweep take the FFI)
@@ -375,11 +384,12 @@ local cases = {
   { "collidesWith_capsule_poly8", loops.collidesWith, KPA, KPB },
   { "collidesWith_capsule_capsule", loops.collidesWith, KKA, KKB },
   { "collidesWith_segment_poly8", loops.collidesWith, SPA, SPB },
-  { "collidesWith_rock8_poly8", loops.collidesWith, RPA, RPB, heavy = true },
-  { "test_rock8_poly8", loops.test, RPA, RPB, sat.test },
+  { "collidesWith_rock8_poly8", RPA and loops.collidesWith, RPA, RPB, heavy = true },
+  { "test_rock8_poly8", RPA and loops.test, RPA, RPB, sat.test },
   -- one world:move of a box walking along a floor: 40 boxes, or one concave shape of 40 parts
   { "world_move_floor40_boxes", loops.walk, floor_world(false), heavy = true },
-  { "world_move_floor40_concave", loops.walk, floor_world(true), heavy = true },
+  { "world_move_floor40_concave", compounds and loops.walk, compounds and floor_world(true),
+    heavy = true },
   -- the same floor of boxes: a dry run and a cast of that move, and the walk by a mover
   { "world_check_floor40_boxes", loops.check, floor_world(false), heavy = true },
   { "world_queryCast_floor40_boxes", loops.cast, floor_world(false), heavy = true },

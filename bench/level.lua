@@ -160,17 +160,19 @@ local function measureLevel(name, n, seed, merged)
   local t0 = lib.now()
   local scene = levelScene(n, 1000, seed, merged)
   lib.note("%s: level %s built in %.2f s", lib.vm, name, lib.now() - t0)
-  frames(scene, moveActors, 30)
+  frames(scene, moveActors, lib.frames(30))
   local enters, stays = scene.enters, scene.stays
-  local frame, move, step = timeFrames(scene, moveActors, 100)
+  local timed = lib.frames(100)
+  local frame, move, step = timeFrames(scene, moveActors, timed)
   lib.emit("level." .. name .. ".tiles", scene.tiles, "count")
   lib.emit("level." .. name .. ".actors", #scene.actors, "count")
   lib.emit("level." .. name .. ".frame", frame, "ms")
   lib.emit("level." .. name .. ".move", move, "ms")
   lib.emit("level." .. name .. ".step", step, "ms")
   lib.emit("level." .. name .. ".contacts", math.floor((scene.enters - enters + scene.stays - stays)
-    / 100 + 0.5), "count")
-  lib.emit("level." .. name .. ".kb_per_frame", lib.steadyGarbage(frames, scene, moveActors, 20) / 20,
+    / timed + 0.5), "count")
+  local g = lib.frames(20)
+  lib.emit("level." .. name .. ".kb_per_frame", lib.steadyGarbage(frames, scene, moveActors, g) / g,
     "kb")
   return scene
 end

@@ -364,6 +364,51 @@ for _, vm in ipairs(vms) do
   figure("10,000 circles, cells of 1e-3 (#8): a step", p .. "tiny10000.step")
 end
 
+-- ---- the pure-Lua backend against the native one (issue 26) --------------------------------
+-- Each row: the pure backend's figure, the native one's (same scene, same run, both timed by
+-- CPU time: rows <vm>.pure.* and <vm>.cpu.*), and their ratio against the target.
+local function ratio_row(label, pure_name, native_name, limit)
+  local p, n = get(pure_name), get(native_name)
+  local key = "ratio:" .. pure_name
+  if p and n and n > 0 then
+    R[key] = { value = p / n, unit = "x" }
+  end
+  local unit = R[pure_name] and R[pure_name].unit
+  local label2 = string.format("%s (%s pure, %s native)", label, fmt(p, unit), fmt(n, unit))
+  local r = R[key]
+  local mark = r and (limit and (r.value <= limit and "PASS" or "MISS")) or (limit and "n/a")
+  figure_row(label2, r and string.format("%.2fx", r.value) or "-",
+    limit and string.format("<= %gx", limit) or nil, mark)
+end
+local pure_vms = { { "luajit", "luajit", 3, 2.5, 3 }, { "lua54", "lua5.4", 20, 4 },
+  { "lua51", "lua5.1", 20, 4 } }
+local any = false
+for _, v in ipairs(pure_vms) do
+  any = any or get(v[1] .. ".pure.pair.poly8.test") ~= nil
+end
+if any then
+  for _, v in ipairs(pure_vms) do
+    local vm, pairs_limit, level_lim, world_lim = v[1], v[3], v[4], v[5]
+    header(string.format("The pure-Lua backend against the native one under %s (pure / native)", v[2]))
+    local p, n = vm .. ".pure.", vm .. ".cpu."
+    ratio_row("poly8 pairs, sat.test", p .. "pair.poly8.test", n .. "pair.poly8.test", pairs_limit)
+    ratio_row("poly8 pairs, sat.collide (reused response)", p .. "pair.poly8.collide",
+      n .. "pair.poly8.collide", pairs_limit)
+    ratio_row("circle pairs, sat.test", p .. "pair.circle.test", n .. "pair.circle.test")
+    ratio_row("circle pairs, sat.collide", p .. "pair.circle.collide", n .. "pair.circle.collide")
+    ratio_row("level frame, 100 x 100 map, 1,000 actors", p .. "level.map100.frame",
+      n .. "level.map100.frame", level_lim)
+    ratio_row("  world:move of every actor", p .. "level.map100.move", n .. "level.map100.move")
+    ratio_row("  world:step()", p .. "level.map100.step", n .. "level.map100.step")
+    if world_lim then
+      ratio_row("10,000 moving shapes, a frame", p .. "world.n10000.frame", n .. "world.n10000.frame",
+        world_lim)
+      ratio_row("  moving the shapes", p .. "world.n10000.move", n .. "world.n10000.move")
+      ratio_row("  world:step()", p .. "world.n10000.step", n .. "world.n10000.step")
+    end
+  end
+end
+
 -- ---- building levels (sat.level.grid) -------------------------------------------------------
 local LEVEL_MODES = { "rects", "greedy", "rows", "columns", "none", "concave", "chain", "rects_nolimit",
   "greedy_nolimit" }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: builds optimised (make bench-build: -O2, no sanitizers, in build/bench only) and
 # runs every benchmark: the C core, the binding, the world and the level scenes (bench/level.lua)
-# under lua5.4 and luajit.
+# under lua5.4 and luajit; then the pure-Lua backend against the native one (rows *.pure.*)
+# under luajit, lua5.4 and lua5.1.
 #   JSON=1  print one JSON object per line ({"name", "value", "unit"}) instead of the table
 # Builds and notes go to stderr. Exits 0 unless a build fails or a benchmark crashes:
 # a missed speed target is reported, never fatal.
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=build/bench
 CC=${CC:-cc}
 LUAS="lua5.4 luajit"
+PURE_LUAS="luajit lua5.4 lua5.1"
 JSON=${JSON:-0}
 RESULTS=$B/results.jsonl
 status=0
@@ -40,7 +42,7 @@ run() {
 
 # ---- build ------------------------------------------------------------------------------
 note "building (make bench-build, CC=$CC)"
-if ! make --no-print-directory -s CC="$CC" BENCH_LUAS="$LUAS" bench-build >&2; then
+if ! make --no-print-directory -s CC="$CC" BENCH_LUAS="$LUAS lua5.1" bench-build >&2; then
   note "FAILED: make bench-build"
   exit 1
 fi
@@ -54,6 +56,28 @@ for lua in $LUAS; do
   for part in binding world level; do
     run "$part ($lua)" env LUA_PATH="lua/?.lua;lua/?/init.lua;bench/?.lua" \
       LUA_CPATH="$B/$lua/?.so" "$lua" "bench/$part.lua"
+  done
+done
+# The pure-Lua backend against the native one (issue 26), rows <vm>.pure.* beside <vm>.cpu.*:
+# the pair calls of both backends in one process (bench/pure.lua), and the scenes the targets
+# name on each backend: the level frame (map100) and, under LuaJIT, the 10,000 moving shapes
+# (n10000). Timed by CPU time (BENCH_CLOCK=cpu): a shared machine's waits for a core do not
+# count. Fewer frames (BENCH_FRAMES), medians still. Lua 5.1 too (love.js runs it).
+luarun() { # LABEL LUA [VAR=VALUE...] FILE [ARGS]: a Lua benchmark with the bench build's paths
+  label=$1
+  lua=$2
+  shift 2
+  run "$label" env LUA_PATH="lua/?.lua;lua/?/init.lua;bench/?.lua" LUA_CPATH="$B/$lua/?.so" "$@"
+}
+for lua in $PURE_LUAS; do
+  luarun "pure pairs ($lua)" "$lua" BENCH_CLOCK=cpu "$lua" bench/pure.lua
+  for be in native lua; do
+    luarun "$be: level map100 ($lua)" "$lua" BENCH_CLOCK=cpu BENCH_FRAMES=10 SAT_BACKEND=$be "$lua" \
+      bench/level.lua map100
+    if [ "$lua" = luajit ]; then
+      luarun "$be: world n10000 ($lua)" "$lua" BENCH_CLOCK=cpu BENCH_FRAMES=10 SAT_BACKEND=$be \
+        "$lua" bench/world.lua n10000
+    fi
   done
 done
 # What the pool pairs read, from a simulated cache (cachegrind: 32 KiB L1, 8 MiB last level,

@@ -176,6 +176,7 @@ end
 -- Frame times (ms): median and mean of `frames` after `warm` untimed ones, and the
 -- medians of the frame's two halves (moving the shapes, world:step); then garbage.
 local function measure(name, scene, warm, frames, garbage_frames)
+  warm, frames, garbage_frames = lib.frames(warm), lib.frames(frames), lib.frames(garbage_frames)
   run_frames(scene, warm)
   local t, tm, ts = {}, {}, {}
   local mover, reported = scene.mover, scene.reported
@@ -200,6 +201,34 @@ local function measure(name, scene, warm, frames, garbage_frames)
   lib.emit(name .. ".kb_per_frame", kb / garbage_frames, "kb")
 end
 
+-- world:digest, world:snapshot (into a table reused) and world:restore on a scene: each the
+-- median of reps calls; restore puts back the state of one frame before (every shape moved
+-- since), and restore_step is the step after it (which rebuilds the contacts: world_state.lua).
+local function measure_state(name, scene, reps)
+  local world = scene.world
+  local td, ts, tr, tss = {}, {}, {}, {}
+  local snap = world:snapshot()
+  for r = 1, reps do
+    local t0 = lib.now()
+    world:digest()
+    local t1 = lib.now()
+    world:snapshot(snap)
+    local t2 = lib.now()
+    scene.mover(scene)
+    world:step()
+    local t3 = lib.now()
+    world:restore(snap)
+    local t4 = lib.now()
+    world:step()
+    local t5 = lib.now()
+    td[r], ts[r], tr[r], tss[r] = (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3
+  end
+  lib.emit(name .. ".digest", lib.median(td), "ms")
+  lib.emit(name .. ".snapshot", lib.median(ts), "ms")
+  lib.emit(name .. ".restore", lib.median(tr), "ms")
+  lib.emit(name .. ".restore_step", lib.median(tss), "ms")
+end
+
 local function timed(label, fn, ...)
   local t0 = lib.now()
   local r = fn(...)
@@ -210,11 +239,15 @@ end
 local wanted = lib.wanted(...)
 
 if wanted("n1000") then
-  measure("world.n1000", timed("n1000", field_scene, 1000, 1001), 30, 100, 20)
+  local scene = timed("n1000", field_scene, 1000, 1001)
+  measure("world.n1000", scene, 30, 100, 20)
+  measure_state("world.n1000", scene, 21)
   collectgarbage("collect")
 end
 if wanted("n10000") then
-  measure("world.n10000", timed("n10000", field_scene, 10000, 10001), 10, 40, 10)
+  local scene = timed("n10000", field_scene, 10000, 10001)
+  measure("world.n10000", scene, 10, 40, 10)
+  measure_state("world.n10000", scene, 9)
   collectgarbage("collect")
 end
 if wanted("sparse10000") then

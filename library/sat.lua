@@ -601,6 +601,27 @@ function World:push(shape, dx, dy, options) end
 ---@return sat.Mover
 function World:mover(shape, options) end
 
+---A hash of everything that decides the world's future (every shape's exact transform, kind
+---and geometry, static flag, filter bits, the membership and its order, the pairs told): equal
+---worlds give equal digests on every platform and backend (docs/determinism.md).
+---@return string digest 16 hex digits
+function World:digest() end
+
+---What `restore` puts back: the membership in order, static flags, exact transforms, filter
+---bits, the pairs told. Not the game's own fields, the handlers or the setFilter function.
+---@class sat.Snapshot
+
+---Copies the world's state into `t` (reused with no garbage) or a new table.
+---@param t? sat.Snapshot
+---@return sat.Snapshot snap
+function World:snapshot(t) end
+
+---Puts back the state `snap` took: shapes added since leave, those removed come back in their
+---order; no event fires. Replaying the same calls then gives the same bits and events.
+---@param snap sat.Snapshot
+---@return self
+function World:restore(snap) end
+
 -- ---- sat.debug ----------------------------------------------------------------------------
 
 ---A colour `{r, g, b [, a]}` in LÖVE 11's 0..1 range.
@@ -787,7 +808,8 @@ function Level.tiled(world, map, options) end
 
 -- ---- the module ---------------------------------------------------------------------------
 
----The C module (`sat.core.test` and `sat.core.collide` are always the C functions).
+---The core in use: the C module, or the pure-Lua backend's module with the same keys
+---(`sat.core.test` and `sat.core.collide` are always the core's own functions).
 ---@class sat.core
 ---@field _VERSION string
 local core = {}
@@ -919,7 +941,9 @@ function core.isVec(v) end
 ---@field _VERSION string `"sat 0.1.0"`
 ---@field _DESCRIPTION string
 ---@field _LICENSE string `"MIT"`
----@field core sat.core the C module
+---@field core sat.core the core in use: the C module or the pure-Lua backend's
+---@field backend "native"|"lua" which core runs: forced by `SAT_BACKEND` (a global set before the first `require("sat")`, else the environment variable)
+---@field nativeError string|false why the native module did not load (its loader's message), when sat fell back on the pure backend
 ---@field debug sat.debug the LÖVE drawing helpers, loaded on first access
 ---@field level sat.level levels from tile grids and Tiled maps, loaded on first access
 local sat = {}

@@ -338,6 +338,74 @@ describe("hot calls allocate nothing", function()
     assert.is_true(r.overlap > 0)
   end)
 
+  -- Every kind against every kind, overlapping and apart, on either backend. One loop over
+  -- all 49 pairs is many paths for LuaJIT's compiler: on the pure backend their traces
+  -- outgrow its default cache (maxmcode, maxtrace), which it then flushes and compiles
+  -- again, over and over, and traces are collectable objects. So these run with the
+  -- compiler off (the loops of one pair above keep it on).
+  local jit = rawget(_G, "jit")
+  local function interpreted(f, n)
+    if jit then
+      jit.off()
+      jit.flush()
+    end
+    local bytes = allocated(f, n)
+    if jit then
+      jit.on()
+    end
+    return bytes
+  end
+
+  local every = {
+    sat.polygon(ngon(8, 0, 0, 1)), sat.box(0.5, 0.2, 2, 1), sat.circle(1.5, 0.2, 1),
+    sat.segment(-1, -1, 2, 1.5), sat.capsule(0, 2, 2, 3, 0.5), sat.point(0.3, 0.1),
+    sat.circle(9, 9, 1),
+  }
+
+  it("sat.test, collidesWith and sat.collide with a reused response, for every pair of kinds",
+    function()
+      local r = {}
+      local bytes = interpreted(function(n)
+        for _ = 1, n / 49 do
+          for i = 1, #every do
+            for j = 1, #every do
+              sat.test(every[i], every[j])
+              every[i]:collidesWith(every[j])
+              sat.collide(every[i], every[j], r)
+            end
+          end
+        end
+      end, N / 10)
+      assert.is_true(bytes < limit, bytes .. " bytes")
+    end)
+
+  it("sat.contacts and sat.sweep, for every pair of kinds", function()
+    local bytes = interpreted(function(n)
+      for _ = 1, n / 49 do
+        for i = 1, #every do
+          for j = 1, #every do
+            sat.contacts(every[i], every[j])
+            sat.sweep(every[i], 3, -2, every[j])
+            sat.sweep(every[i], 0.5, 0.25, every[j], -1, 0)
+          end
+        end
+      end
+    end, N / 10)
+    assert.is_true(bytes < limit, bytes .. " bytes")
+  end)
+
+  it("moveTo, move and position", function()
+    local bytes = interpreted(function(n)
+      for k = 1, n do
+        local s = every[k % #every + 1]
+        local x, y = s:position()
+        s:move(0.5, -0.25)
+        s:moveTo(x, y)
+      end
+    end, N)
+    assert.is_true(bytes < limit, bytes .. " bytes")
+  end)
+
   it("is a measurement that can fail: sat.collide without a response allocates", function()
     local bytes = allocated(function(n)
       for _ = 1, n do sat.collide(a, b) end

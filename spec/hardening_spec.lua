@@ -7,7 +7,19 @@
 -- wrong results. The chaos build (make chaos, spec/fuzz/chaos.lua) runs such a finalizer at
 -- every allocation of every call; these are the findings, kept.
 local sat = require("sat")
-local core = require("sat.core")
+local support = require("spec.support")
+local core = support.core
+
+-- The pure backend under LuaJIT does not yet hold #2, #5 and #6 (issue 26 point 6, open):
+-- LuaJIT runs a finalizer at allocations the pure binding's twins of these fixes do not
+-- re-check yet. Under PUC Lua the pure backend passes them all.
+local function pureJitGap()
+  if not support.native and rawget(_G, "jit") then
+    pending("pure backend under LuaJIT: not yet (issue 26 point 6)")
+    return true
+  end
+  return false
+end
 
 local jit = rawget(_G, "jit")
 local newproxy = rawget(_G, "newproxy")
@@ -159,25 +171,7 @@ local function same(want, got, what)
   end
 end
 
--- The filter bits the broad phase uses for shape s (near the origin), read through it: a
--- box over everything whose mask, then category, is one bit at a time.
-local probeHash = core.newHash(1e4)
-local probe = sat.box(-5e3, -5e3, 1e4, 1e4)
-probeHash:add(probe)
-local function filterBits(s)
-  local cat, mask = 0, 0
-  for k = 0, 31 do
-    probe.category, probe.mask = 0xFFFFFFFF, 2 ^ k
-    if #probeHash:collisions(s, true) > 0 then
-      cat = cat + 2 ^ k
-    end
-    probe.category, probe.mask = 2 ^ k, 0xFFFFFFFF
-    if #probeHash:collisions(s, true) > 0 then
-      mask = mask + 2 ^ k
-    end
-  end
-  return cat, mask
-end
+local filterBits = require("spec.support").filterBits
 
 describe("a finalizer run inside a call of sat (issue 25)", function()
   it("turning the shape clone() copies: the copy has room for what it copies (#1)", function()
@@ -223,6 +217,7 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
   end)
 
   it("turning a polygon during its first turn leaves it with one block, held (#2)", function()
+    if pureJitGap() then return end
     local pts = ngon(12, 5, -3, 4)
     local p
     local rotate = sat.polygon(pts).rotate
@@ -311,6 +306,7 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
 
   it("colliding another pair while sat.collide makes its vecs: one pair's numbers (#5)",
     function()
+      if pureJitGap() then return end
       local a, b = sat.box(0, 0, 4, 4), sat.circle(4.5, 2, 1)
       local c, d = sat.polygon(ngon(6, 100, 100, 5)), sat.box(103, 97, 8, 3)
       local want = sat.collide(a, b)
@@ -357,6 +353,7 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
     end)
 
   it("writing a field during a shape's first field write keeps both (#6)", function()
+    if pureJitGap() then return end
     local s
     local newindex = debug.getmetatable(sat.circle(0, 0, 1)).__newindex
     duringCall(newindex, 4, function(arm, disarm)

@@ -4,6 +4,22 @@
 -- answer the same, and every option and refusal.
 local sat = require("sat")
 local support = require("spec.support")
+local it_compound = support.needs(it, pending, "compound")
+
+-- The merge modes listed, without those that make compounds (concave, chain) where the
+-- backend has none yet (the pure one).
+local function modes(list)
+  if support.missing("compound") == nil then
+    return list
+  end
+  local out = {}
+  for _, mode in ipairs(list) do
+    if mode ~= "concave" and mode ~= "chain" then
+      out[#out + 1] = mode
+    end
+  end
+  return out
+end
 
 local RECT_MODES = { "rects", "greedy", "rows", "columns", "none" }
 
@@ -90,7 +106,7 @@ describe("sat.level.grid", function()
       local W, H = 3 + math.floor(R(0, 14)), 3 + math.floor(R(0, 10))
       local grid = randomGrid(R, W, H, R(0.2, 0.8), trial % 3 == 0)
       local tw, th, ox, oy = 16, 12, trial * 7.5, -trial * 3
-      for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "none", "concave" }) do
+      for _, mode in ipairs(modes({ "rects", "greedy", "rows", "columns", "none", "concave" })) do
         -- (by default within two of the world's cells; every other level without limit)
         local world = sat.world(trial % 2 == 0 and 16 or 40)
         local shapes = sat.level.grid(world, grid, tw, th, { merge = mode, x = ox, y = oy,
@@ -164,7 +180,7 @@ describe("sat.level.grid", function()
   it("gives one shape for a solid map without a limit, in every mode but rows and columns", function()
     local grid = {}
     for r = 1, 40 do grid[r] = ("#"):rep(30) end
-    for _, mode in ipairs({ "rects", "greedy", "concave", "chain" }) do
+    for _, mode in ipairs(modes({ "rects", "greedy", "concave", "chain" })) do
       local shapes = sat.level.grid(sat.world(), grid, 8, 8, { merge = mode, maxSpan = math.huge })
       assert.equal(1, #shapes)
       assert.same({ 0, 0, 240, 320 }, { shapes[1]:bbox() })
@@ -202,7 +218,7 @@ describe("sat.level.grid", function()
     end
   end)
 
-  it("cuts a region with a hole or a self-touching corner into simple outlines (concave)", function()
+  it_compound("cuts a region with a hole or a self-touching corner into simple outlines (concave)", function()
     -- a ring: cut at the top of its hole into the top row and a U
     local ring = sat.level.grid(sat.world(), { "###", "#.#", "###" }, 10, 10, { merge = "concave" })
     assert.equal(2, #ring)
@@ -234,7 +250,7 @@ describe("sat.level.grid", function()
     end
   end)
 
-  it("gives every boundary loop, holes too, as closed chains (chain)", function()
+  it_compound("gives every boundary loop, holes too, as closed chains (chain)", function()
     for trial = 1, 8 do
       local R = rng(500 + trial)
       local grid = randomGrid(R, 10, 8, 0.5, trial % 2 == 0)
@@ -359,7 +375,7 @@ describe("sat.level.grid", function()
     end
 
     for _, mode in ipairs({ "rects", "greedy", "rows", "columns", "chain", "fit" }) do
-      it(mode, function() compare(mode, 12) end)
+      (mode == "chain" and it_compound or it)(mode, function() compare(mode, 12) end)
     end
     pending("concave: not yet (a sweep against a sat.concave shape can report the normal of a "
       .. "seam between its convex parts, at the outline's inner corners: see docs/level.md)")
@@ -370,7 +386,7 @@ describe("sat.level.grid", function()
       local R = rng(900 + trial)
       local grid = randomGrid(R, 14, 10, 0.4, trial % 2 == 1)
       local worlds = {}
-      for _, mode in ipairs({ "none", "rects", "greedy", "rows", "columns", "concave" }) do
+      for _, mode in ipairs(modes({ "none", "rects", "greedy", "rows", "columns", "concave" })) do
         worlds[mode] = sat.world(16)
         sat.level.grid(worlds[mode], grid, 16, 16, { merge = mode, maxSpan = math.huge })
       end

@@ -3,6 +3,7 @@
 --   L.copy(t)           a deep copy
 --   L.sti(map)          a Tiled Lua map as STI (Simple-Tiled-Implementation) leaves it
 --   L.load(path)        a map file (Lua export or JSON) as a table
+local sat = require("sat")
 local L = {}
 
 ------------------------------------------------------------------------------------------
@@ -117,7 +118,9 @@ end
 ------------------------------------------------------------------------------------------
 
 function L.copy(t)
-  if type(t) ~= "table" then return t end
+  -- (sat's vecs and shapes are kept: on the pure backend they are tables, copied they would
+  -- be plain tables)
+  if type(t) ~= "table" or sat.isVec(t) or sat.isShape(t) then return t end
   local out = {}
   for k, v in pairs(t) do out[L.copy(k)] = L.copy(v) end
   return out

@@ -4,6 +4,8 @@
 -- a message naming what is wrong, the world left as it was.
 local sat = require("sat")
 local support = require("spec.support")
+-- (tests whose maps make concave shapes or chains: pending where the backend has none yet)
+local it_compound = support.needs(it, pending, "compound")
 local L = require("spec.level_support")
 
 local TOL = 1e-9
@@ -182,7 +184,7 @@ FEATURES[12].fields = bumper
 FEATURES[14].fields = bumper
 
 describe("sat.level.tiled", function()
-  it("reads Tiled's Lua export: every layer and object kind, as computed by hand", function()
+  it_compound("reads Tiled's Lua export: every layer and object kind, as computed by hand", function()
     local world = sat.world(32)
     -- (maxSpan: merged without limit; by default, only as far as keeps within two hash cells)
     local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.lua"), { maxSpan = math.huge })
@@ -202,7 +204,7 @@ describe("sat.level.tiled", function()
     support.has(warnings[4], "layer 6 \"sky\": an image layer has no size in the map: skipped")
   end)
 
-  it("reads a decoded JSON export: property arrays, flags, base64 data, both tileset forms", function()
+  it_compound("reads a decoded JSON export: property arrays, flags, base64 data, both tileset forms", function()
     local world = sat.world(8)
     local shapes, warnings = sat.level.tiled(world, L.load("spec/maps/features.json"), { maxSpan = math.huge })
     checkAll(shapes, {
@@ -236,7 +238,7 @@ describe("sat.level.tiled", function()
     }, "infinite.lua")
   end)
 
-  it("reads an STI map as the Lua export it came from", function()
+  it_compound("reads an STI map as the Lua export it came from", function()
     local raw = sat.level.tiled(sat.world(), L.load("spec/maps/features.lua"), { maxSpan = math.huge })
     local sti = L.load("spec/maps/features.lua")
     sti = L.sti(sti)
@@ -259,7 +261,7 @@ describe("sat.level.tiled", function()
   end)
 
   describe("options", function()
-    it("x, y, static, fields, merge, property, ellipseSides", function()
+    it_compound("x, y, static, fields, merge, property, ellipseSides", function()
       local world = sat.world()
       local map = L.load("spec/maps/features.lua")
       local shapes = sat.level.tiled(world, map, { x = 1000, y = -500, static = false,
@@ -443,7 +445,7 @@ describe("sat.level.tiled", function()
       { "object 1 id 4 \"a\" in layer 1 \"o\": outline crosses itself", function()
         return objects({ id = 4, name = "a", shape = "polygon", x = 0, y = 0,
           polygon = { { x = 0, y = 0 }, { x = 10, y = 0 }, { x = 0, y = 10 }, { x = 10, y = 10 } } })
-      end },
+      end, compound = true },
       { "object 1 id 4 \"a\" in layer 1 \"o\": oneway must be true, \"down\", \"up\", \"left\", \"right\" or "
         .. "\"x,y\" (a direction), got \"sideways\"", function()
         return objects({ id = 4, name = "a", x = 0, y = 0, width = 1, height = 1,
@@ -464,7 +466,7 @@ describe("sat.level.tiled", function()
       end },
     }
     for _, case in ipairs(cases) do
-      it(case[1], function()
+      (case.compound and it_compound or it)(case[1], function()
         local world = sat.world()
         world:add(sat.circle(0, 0, 1))
         local map = case[2]()
@@ -485,10 +487,10 @@ describe("sat.level.tiled", function()
       { "bad argument #3 to 'tiled' (property must be a string, got number)", { property = 1 } },
       { "bad argument #3 to 'tiled' (merge must be", { merge = "all" } },
       { "bad argument #3 to 'tiled' (fields.move: cannot set field 'move' of a polygon: 'move' is a method)",
-        { fields = { move = 1 } } },
+        { fields = { move = 1 } }, compound = true },
     }
     for _, case in ipairs(bad) do
-      it(case[1], function()
+      (case.compound and it_compound or it)(case[1], function()
         local world = sat.world()
         world:add(sat.circle(0, 0, 1))
         local msg
@@ -509,7 +511,7 @@ describe("sat.level.tiled", function()
       support.has(msg, "level_tiled_spec.lua:" .. line .. ": bad argument #2 to 'tiled'")
     end)
 
-    it("takes out the shapes it added when an add fails", function()
+    it_compound("takes out the shapes it added when an add fails", function()
       local real = sat.world()
       real:add(sat.circle(0, 0, 1))
       local adds = 0

@@ -7,9 +7,11 @@
 -- that is on purpose: before these were fixed, the read gave a number where an error was due,
 -- and the test stopped there.
 local sat = require("sat")
-local core = require("sat.core")
 local support = require("spec.support")
+local core = support.core
 local err, has = support.err, support.has
+local it_native = support.needs(it, pending, "native")
+local it_world = support.needs(it, pending, "world")
 
 local jit = rawget(_G, "jit")
 local accelerated = type(jit) == "table" and jit.status() and true or false
@@ -47,7 +49,7 @@ local function dressed(mt, f)
 end
 
 describe("sat.fast", function()
-  it("takes nothing from its caller (#3)", function()
+  it_native("takes nothing from its caller (#3)", function()
     local fast = require("sat.fast")
     local first = fast.install(core) -- the argument the install() of old took, now ignored
     -- A fake core: the real one, whose polygon metatable is a zero-byte proxy's (or a file's).
@@ -69,7 +71,7 @@ describe("sat.fast", function()
     if io.type(victim) == "file" then victim:close() end
   end)
 
-  it("is handed the module's internals once, as sat loads, and they are not on show (#3)", function()
+  it_native("is handed the module's internals once, as sat loads, and they are not on show (#3)", function()
     assert.is_nil(core._ffi.take()) -- sat's own install() took them
     for _, name in ipairs({ "polygonMeta", "circleMeta", "vecMeta", "responseMeta",
                             "polygonMethods", "circleMethods", "trackMetatables" }) do
@@ -118,7 +120,7 @@ describe("a userdata dressed by the debug library (#4)", function()
       end)
     end
     -- the shapes themselves still go the fast way where there is one
-    if accelerated then
+    if accelerated and support.native then
       assert.are_not.equal(core._ffi.position, p.position)
     end
     assert.are.same({ 0.5, 0.5 }, { p:position() })
@@ -140,7 +142,7 @@ describe("the metatables (#16)", function()
     assert.are.equal("response", tostring(r):sub(1, 8))
   end)
 
-  it("give no way to write behind a shape's fields or methods", function()
+  it_world("give no way to write behind a shape's fields or methods", function()
     local plain, tagged = sat.box(0, 0, 2, 2), sat.box(0, 0, 2, 2)
     tagged.tag = "wall"
     -- what the finding did: write category into the field table behind __index, so that

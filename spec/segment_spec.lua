@@ -247,6 +247,7 @@ describe("segments and capsules through sat.fast (LuaJIT)", function()
 end)
 
 describe("segments and capsules in a world", function()
+  local it = require("spec.support").needs(it, pending, "world") -- luacheck: ignore 431
   -- A floor whose top is at y = 100, a wall whose left side is at x = 150.
   local function room()
     local world = sat.world(32)

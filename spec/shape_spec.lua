@@ -3,6 +3,8 @@ local sat = require("sat")
 
 local support = require("spec.support")
 local err, has = support.err, support.has
+local it_world = support.needs(it, pending, "world")
+local it_compound = support.needs(it, pending, "compound")
 
 local function pos(s, x, y, tol)
   local px, py = s:position()
@@ -342,7 +344,7 @@ describe("shape fields", function()
     assert.are.equal(1, s.category)
   end)
 
-  it("read the same with other fields or without, and the world filters on what was written",
+  it_world("read the same with other fields or without, and the world filters on what was written",
     function()
       local a, b = sat.box(0, 0, 2, 2), sat.circle(1, 1, 1)
       a.tag = "crate"
@@ -512,7 +514,7 @@ describe("polygons keep no local points apart until they turn or scale (issue 19
     assert.are.same(turned(0, 0, 1, 1, 1):vertices(), b:vertices())
   end)
 
-  it("a compound's parts turn as the shapes they were made of", function()
+  it_compound("a compound's parts turn as the shapes they were made of", function()
     local b = sat.box(1, 1, 3, 2)
     local r = turned(5, 0, 1, 2, 0.4) -- given its block
     local c = sat.compound({ b, r })

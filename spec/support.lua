@@ -3,6 +3,94 @@ local assert = require("luassert")
 
 local support = {}
 
+-- The backend the specs run on ("native" or "lua": SAT_BACKEND=lua runs them on the pure one)
+-- and its core module.
+local backend = require("sat.backend")
+support.backend = backend.name
+support.native = backend.name == "native"
+support.core = backend.core
+support.coreName = backend.module
+
+-- What the pure backend does not have yet, by feature: the reason a test needing it is
+-- pending there, or nil when the feature is in (always on the native backend). Each reason
+-- names the files that are missing, and goes away by itself when they land.
+-- (With pure set, the pure backend's answer whichever backend the specs run on: for specs that
+-- drive both.)
+local function missing(feature, pure)
+  if support.native and not pure then
+    return nil
+  end
+  if feature == "world" then
+    if require("sat.pure.lsat_module").newHash == nil then
+      return "the pure backend has no spatial hash yet (lsat_hash.lua, sat_hash*.lua): no world"
+    end
+  elseif feature == "compound" then
+    if not pcall(require, "sat.pure.sat_compound") then
+      return "the pure backend has no compounds yet (sat_compound.lua, sat_union.lua): no "
+        .. "concave, compound or chain"
+    end
+  elseif feature == "native" then
+    if pure then
+      return nil
+    end
+    return "about the native module itself (C, its FFI path, its loader): not the pure backend"
+  else
+    error("unknown feature " .. tostring(feature))
+  end
+  return nil
+end
+support.missing = missing
+
+-- The reasons why the features listed are missing, joined; nil when none is.
+local function reasonsOf(pure, ...)
+  local list = {}
+  for i = 1, select("#", ...) do
+    list[#list + 1] = missing((select(i, ...)), pure)
+  end
+  return #list > 0 and table.concat(list, "; ") or nil
+end
+
+local function reasons(...)
+  return reasonsOf(false, ...)
+end
+
+-- `it` for tests that need every feature listed ("world", "compound", "native"); where one
+-- is missing, a pending test whose message says which and why. Usage:
+--   local it_world = support.needs(it, pending, "world")
+function support.needs(it, pending, ...)
+  local why = reasons(...)
+  if why == nil then
+    return it
+  end
+  return function(name)
+    pending(name .. " [" .. why .. "]")
+  end
+end
+
+-- The same for tests that drive the pure backend whichever backend the specs run on.
+function support.needsPure(it, pending, ...)
+  local why = reasonsOf(true, ...)
+  if why == nil then
+    return it
+  end
+  return function(name)
+    pending(name .. " [" .. why .. "]")
+  end
+end
+
+-- For a whole file: when a feature is missing, one pending test that names the file and says
+-- why, and true (the file then returns at once). Usage:
+--   if support.skip(pending, "world") then return end
+function support.skip(pending, ...)
+  local why = reasons(...)
+  if why == nil then
+    return false
+  end
+  local file = debug.getinfo(2, "S").short_src:match("[^/\\]+$")
+  pending(file .. " [" .. why .. "]")
+  return true
+end
+
 -- The message of the error f(...) raises; fails when it raises none.
 function support.err(f, ...)
   local ok, e = pcall(f, ...)
@@ -82,6 +170,30 @@ function support.rng(seed)
     range = function(a, b) return a + (b - a) * next01() end,
     int = function(a, b) return a + math.floor(next01() * (b - a + 1)) end,
   }
+end
+
+-- support.filterBits(s) -> category, mask: the filter bits the broad phase uses for shape s
+-- (near the origin), read through it: a box over everything whose mask, then category, is
+-- one bit at a time (made on first use, on the backend under test).
+local probeHash, probe
+function support.filterBits(s)
+  if probeHash == nil then
+    probeHash = support.core.newHash(1e4)
+    probe = require("sat").box(-5e3, -5e3, 1e4, 1e4)
+    probeHash:add(probe)
+  end
+  local cat, mask = 0, 0
+  for k = 0, 31 do
+    probe.category, probe.mask = 0xFFFFFFFF, 2 ^ k
+    if #probeHash:collisions(s, true) > 0 then
+      cat = cat + 2 ^ k
+    end
+    probe.category, probe.mask = 2 ^ k, 0xFFFFFFFF
+    if #probeHash:collisions(s, true) > 0 then
+      mask = mask + 2 ^ k
+    end
+  end
+  return cat, mask
 end
 
 return support

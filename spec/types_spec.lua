@@ -8,11 +8,16 @@
 -- and as sat.debug's options. A Lua function's parameter count must match its definition's
 -- (Lua 5.2+ and LuaJIT tell it).
 local sat = require("sat")
+local support = require("spec.support")
+-- on the pure backend, pending until its compounds and its world land
+local it_compound = support.needs(it, pending, "compound")
+local it_world = support.needs(it, pending, "world")
 
 local DEFS = "library/sat.lua"
 
 -- names the module has that are not public (README.md: internal to sat.world and sat.fast)
-local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, ghost = true } }
+local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, ghost = true,
+                                     transformBits = true, setTransformBits = true } }
 
 local function readFile(path)
   local f = assert(io.open(path, "rb"))
@@ -397,7 +402,11 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     local problems = compare("sat", "sat", sat, live, {})
     compare("sat.core", "sat.core", sat.core, lookupNames(sat.core), problems, INTERNAL["sat.core"])
     for name in pairs(INTERNAL["sat.core"]) do
-      assert.is_not_nil(sat.core[name]) -- (an internal name that went away leaves the list)
+      -- (an internal name that went away leaves the list; the pure backend has no FFI path,
+      -- and its hash comes with its world)
+      if not (name == "_ffi" and not support.native) and not (name == "newHash" and support.missing("world")) then
+        assert.is_not_nil(sat.core[name])
+      end
     end
     assert.equal("", report(problems))
   end)
@@ -415,7 +424,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     for name in pairs(fields) do assert.is_number(v[name]) end
   end)
 
-  it("cover every kind of shape: methods, fields and the constructors' results", function()
+  it_compound("cover every kind of shape: methods, fields and the constructors' results", function()
     local problems = {}
     local _, moduleFuncs = members("sat")
     for _, s in ipairs(samples()) do
@@ -439,7 +448,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.equal("", report(problems))
   end)
 
-  it("cover the hooks a shape may have: each one is called, and the Lua layer reads no other", function()
+  it_world("cover the hooks a shape may have: each one is called, and the Lua layer reads no other", function()
     local fields = members("sat.Shape")
     local hooks = {}
     for name, f in pairs(fields) do
@@ -475,7 +484,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.same(sorted(hooks), sorted(called))
   end)
 
-  it("cover the world's methods", function()
+  it_world("cover the world's methods", function()
     local world = sat.world()
     local live = lookupNames(world, true) -- (its own fields are its private state)
     assert.is_function(live.step)
@@ -483,7 +492,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.equal("", report(problems))
   end)
 
-  it("cover the result tables: responses, collisions, query hits, explanations", function()
+  it_world("cover the result tables: responses, collisions, query hits, explanations", function()
     local problems = {}
     local world = sat.world(8)
     local a, b, far = sat.box(0, 0, 2, 2), sat.box(1, 0, 2, 2), sat.circle(20, 20, 1)
@@ -553,7 +562,7 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     assert.equal("", report(problems))
   end)
 
-  it("cover sat.debug: functions, sizes, colours, cells and options", function()
+  it_world("cover sat.debug: functions, sizes, colours, cells and options", function()
     local draw = sat.debug
     local problems = compare("sat.debug", "sat.debug", draw, lookupNames(draw), {})
     local colors = {}

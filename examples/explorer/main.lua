@@ -150,7 +150,7 @@ function love.load()
   font = love.graphics.newFont(15)
   small = love.graphics.newFont(12)
   reset()
-  log("start %s frames %d", sat._VERSION, script.totalFrames())
+  log("start %s backend %s frames %d", sat._VERSION, sat.backend, script.totalFrames())
 end
 
 -- The scripted run's input for this frame.

@@ -258,7 +258,8 @@ function love.keypressed(key)
 end
 
 function love.load()
-  log.write("start %s frames %d dt %.6f", sat._VERSION, script.totalFrames(), script.dt)
+  log.write("start %s backend %s frames %d dt %.6f", sat._VERSION, sat.backend, script.totalFrames(),
+    script.dt)
   font = love.graphics.newFont(13)
   smallFont = love.graphics.newFont(11)
   reset()

@@ -65,7 +65,7 @@ local function badArg(fname, n, msg, level)
   error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), level or 4)
 end
 
-local core = require("sat.core")
+local core = require("sat.backend").core
 local isShape = core.isShape
 
 local function checkShape(fname, n, s)

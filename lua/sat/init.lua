@@ -1,15 +1,21 @@
 --- sat: 2D collision (Separating Axis Theorem) for convex polygons, circles, segments,
 -- capsules and compounds (concave outlines, unions of shapes, chains).
--- The only module users require. The narrow phase is the C module sat.core; the world
--- (sat.world) and the debug drawing helpers (sat.debug) are Lua and load on first use, so
--- requiring sat never requires LÖVE.
-local core = require("sat.core")
+-- The only module users require. The narrow phase is the core sat.backend chose: the C
+-- module sat.core where one loads, else the same in pure Lua (sat.backend is "native" or
+-- "lua"; sat.nativeError says why the native module did not load). The world (sat.world) and
+-- the debug drawing helpers (sat.debug) are Lua and load on first use, so requiring sat never
+-- requires LÖVE.
+local backend = require("sat.backend")
+local core = backend.core
 
 local sat = {
   _VERSION = "sat " .. core._VERSION,
-  _DESCRIPTION = "2D SAT collision for convex polygons, circles, segments, capsules and compounds (C core)",
+  _DESCRIPTION = "2D SAT collision for convex polygons, circles, segments, capsules and compounds "
+    .. "(a C core, or the same in pure Lua)",
   _LICENSE = "MIT",
   core = core,
+  backend = backend.name,
+  nativeError = backend.nativeError,
 }
 
 for _, name in ipairs({
@@ -20,9 +26,9 @@ for _, name in ipairs({
 end
 
 -- Under LuaJIT with the JIT on, sat.test, sat.collide, sat.contacts, sat.sweep and the
--- shapes' collidesWith, move, moveTo and position call the core through the FFI (see
--- sat/fast.lua); elsewhere they stay the C functions.
-local fast = require("sat.fast").install()
+-- shapes' collidesWith, move, moveTo and position call the native core through the FFI (see
+-- sat/fast.lua); elsewhere, and on the pure backend, they stay the core's functions.
+local fast = backend.name == "native" and require("sat.fast").install()
 if fast then
   sat.test = fast.test
   sat.collide = fast.collide

@@ -16,7 +16,7 @@
 -- a deterministic order: insertion order into the world (a pair (a, b) has a added first),
 -- never `pairs` order.
 --
--- One World, in six files by concern; this one requires the others, which never require
+-- One World, in seven files by concern; this one requires the others, which never require
 -- it:
 --   world.lua         the module: new, membership, queries, callbacks
 --   world_check.lua   argument checks
@@ -25,20 +25,22 @@
 --                     responses, one-way shapes; world:queryCast
 --   world_push.lua    world:push: moving platforms, doors and crushers
 --   world_mover.lua   world:mover: a character's moves on ground and slopes
-local core = require("sat.core")
+--   world_state.lua   world:digest, world:snapshot, world:restore
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 local events = require("sat.world_events")
 local movement = require("sat.world_move")
 local push = require("sat.world_push")
 local mover = require("sat.world_mover")
+local state = require("sat.world_state")
 
 local pcall, error, tostring = pcall, error, tostring
 local argError, describe, allowed = check.argError, check.describe, check.allowed
 local worlds, badSelf = check.worlds, check.badSelf
 local checkShape, checkMember = check.checkShape, check.checkMember
 local checkNumber, checkCoord, toFinite = check.checkNumber, check.checkCoord, check.toFinite
-local checkOptFunction, checkOptTable, trailing =
-  check.checkOptFunction, check.checkOptTable, check.trailing
+local checkOptFunction, checkOptTable, trailing, checkResult =
+  check.checkOptFunction, check.checkOptTable, check.trailing, check.checkResult
 
 local DEFAULT_CELL_SIZE = 64
 -- The cell sizes the hash takes (its header: SAT_HASH_MIN_CELL, SAT_HASH_MAX_CELL).
@@ -282,6 +284,9 @@ function World:querySegment(x1, y1, x2, y2, a, b)
   x2 = checkCoord("querySegment", 3, x2)
   y2 = checkCoord("querySegment", 4, y2)
   local filter, out = trailing("querySegment", 5, a, b)
+  if out ~= nil then
+    checkResult("querySegment", b ~= nil and 6 or 5, out)
+  end
   return filterList(self.hash:querySegment(x1, y1, x2, y2, out), filter, "shape")
 end
 
@@ -311,6 +316,9 @@ function World:collisions(shape, out)
   if not worlds[self] then badSelf("collisions", self) end
   checkShape("collisions", 1, shape)
   checkOptTable("collisions", 2, out)
+  if out ~= nil then
+    checkResult("collisions", 2, out)
+  end
   local list = self.hash:collisions(shape, true, out)
   if self.filter == nil then
     return list
@@ -361,5 +369,9 @@ World.addResponse = movement.addResponse
 World.queryCast = movement.queryCast
 World.push = push.push
 World.mover = mover.new
+-- world:digest(), world:snapshot([t]) and world:restore(snap) (world_state.lua)
+World.digest = state.digest
+World.snapshot = state.snapshot
+World.restore = state.restore
 
 return { new = new, World = World }

@@ -4,7 +4,7 @@
 -- position of the caller of the world's method; and the set of worlds, by which every
 -- method knows its receiver is one.
 -- Part of sat.world (lua/sat/world.lua); requires nothing of the world.
-local core = require("sat.core")
+local core = require("sat.backend").core
 
 local type, error, tostring, tonumber = type, error, tostring, tonumber
 local getmetatable, rawget = getmetatable, rawget
@@ -170,6 +170,22 @@ function M.trailing(fname, n, a, b)
     argError(3, fname, n + 1, "table expected, got " .. typeName(b))
   end
   return a, b
+end
+
+-- A table the world fills with tables of its own (querySegment's hits, the responses of
+-- collisions and move): not one with weak values, whose entries the collector could take
+-- while it is filled (it failed, after rounds of refilling, with a message about a table
+-- changed under the call). n: its argument number.
+function M.checkResult(fname, n, t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" then
+    local mode = rawget(mt, "__mode")
+    if type(mode) == "string" and mode:find("v", 1, true) then
+      argError(3, fname, n, ("result table has weak values (__mode = %q): the tables put in " ..
+        "it could be collected while it is filled; give a table without weak values")
+        :format(mode))
+    end
+  end
 end
 
 function M.checkMember(self, fname, n, shape)

@@ -6,7 +6,7 @@
 -- file keeps which pairs were told (entered and not yet exited) and calls the handlers, in
 -- pair order (a pair (a, b) has a added first; pairs sorted by a, then b), never `pairs`
 -- order. No `for ... in pairs` loop anywhere in the world: see clearTable.
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 
 local sort = table.sort
@@ -218,12 +218,17 @@ end
 --- Before shape leaves: the hash drops its contacts, whose records are no longer alive.
 function M.dropContacts(self, shape)
   local dropped, byId = self.scratch.dropped, self.byId
-  local n = self.hash:remove(shape, dropped)
-  local gone = self.scratch.gone
+  local n = self.hash:remove(shape, dropped) -- (all or nothing, memory running out included)
+  -- Nothing below allocates, so that a removal is never half done: gone (new keys) is only
+  -- for a step reading its delta (self.lost is true while it does), should a finalizer
+  -- remove the shape then; the next step after a failed one reads none (it resyncs).
+  local gone = self.lost and self.scratch.gone
   for i = 1, n do
     local id = dropped[i]
     endRecord(byId, id)
-    gone[id] = true -- (for a step reading its delta, should a finalizer remove the shape)
+    if gone then
+      gone[id] = true
+    end
     dropped[i] = nil
   end
 end
@@ -506,6 +511,9 @@ local function stepOnStack(self)
   end
   return false
 end
+
+-- (for world_state.lua's restore)
+M.link, M.stepOnStack = link, stepOnStack
 
 --- The table of threads stepping a world (see stepOnStack), for world.new.
 function M.newSteppers()

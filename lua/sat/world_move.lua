@@ -14,7 +14,7 @@
 -- The moving body: the shape itself (move), or a copy of it with its identity in no hash
 -- (check: core.ghost), swept as the shape and moved instead of it, so that a dry run makes
 -- the very same sweeps, and the shape and the world stay as they were.
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 
 local sqrt = math.sqrt
@@ -25,6 +25,7 @@ local checkMember, checkShape, checkCoord = check.checkMember, check.checkShape,
 local checkCoordBelow = check.checkCoordBelow
 local trailing, describe, allowed, argError = check.trailing, check.describe, check.allowed,
   check.argError
+local checkResult = check.checkResult
 
 local M = {}
 
@@ -191,7 +192,7 @@ end
 function M.newMoveState()
   local mv = { shape = false, body = false, as = nil, ghost = false, ghost2 = false,
            ghost3 = false, filter = false,
-           cols = false, ncols = 0, buf = {}, seen = {}, kinds = {}, reported = {},
+           cols = false, ncols = 0, mark = 0, buf = {}, seen = {}, kinds = {}, reported = {},
            passed = {}, odx = {}, ody = {}, nseen = 0, pinned = {}, npinned = 0,
            others = {}, nothers = 0, err = false, upx = false, upy = 0, walkable = 0,
            ground = false, gnx = 0, gny = 0, sx = 0, sy = 0, rvx = 0, rvy = 0, k = 0,
@@ -214,6 +215,7 @@ local function takeMoveState(self, shape, filter, cols)
     mv = M.newMoveState()
   end
   mv.shape, mv.body, mv.filter, mv.cols, mv.ncols = shape, shape, filter, cols, 0
+  mv.mark = self.hash:mark()
   return mv
 end
 
@@ -261,18 +263,9 @@ local function report(self, mv, o, other, kind, x, y)
     return
   end
   reported[i] = true
-  local cols, n = mv.cols, mv.ncols + 1
-  local c = cols[n]
-  if type(c) ~= "table" then
-    local spare = self.scratch.spare
-    local ns = #spare
-    if ns > 0 then
-      c, spare[ns] = spare[ns], nil
-    else
-      c = {}
-    end
-    cols[n] = c
-  end
+  local n = mv.ncols + 1
+  -- (the table there unless this move filled it already, else one of the world's pool)
+  local c = self.hash:claim(mv.cols, n, mv.mark)
   mv.ncols = n
   c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
   self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
@@ -798,15 +791,7 @@ local function perform(self, shape, dx, dy, filter, cols, dry, opts, level, x0, 
     error(mv.err, level or 3)
   end
   cols = mv.cols
-  local spare = self.scratch.spare
-  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
-    local col = cols[i]
-    if type(col) == "table" then
-      col.a, col.b, col.other = false, false, false
-      spare[#spare + 1] = col
-    end
-    cols[i] = nil
-  end
+  self.hash:trim(cols, mv.ncols, mv.mark) -- (the tables past the count go to the pool)
   if opts then
     opts.ground, opts.gnx, opts.gny = mv.ground, mv.gnx, mv.gny
   end
@@ -848,6 +833,9 @@ function M.move(self, shape, dx, dy, a, b)
   dx = checkCoord("move", 2, dx)
   dy = checkCoord("move", 3, dy)
   local filter, cols = trailing("move", 4, a, b)
+  if cols ~= nil then
+    checkResult("move", b ~= nil and 5 or 4, cols)
+  end
   local x0, y0 = shape:position()
   checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
   checkCoord("move", 3, y0 + dy)
@@ -865,15 +853,7 @@ function M.move(self, shape, dx, dy, a, b)
     error(mv.err, 2)
   end
   cols = mv.cols
-  local spare = self.scratch.spare
-  for i = #cols, mv.ncols + 1, -1 do -- kept for the next move that needs one
-    local col = cols[i]
-    if type(col) == "table" then
-      col.a, col.b, col.other = false, false, false
-      spare[#spare + 1] = col
-    end
-    cols[i] = nil
-  end
+  self.hash:trim(cols, mv.ncols, mv.mark) -- (the tables past the count go to the pool)
   releaseMoveState(self, mv)
   local x, y = shape:position()
   return x, y, cols
@@ -890,6 +870,9 @@ function M.check(self, shape, dx, dy, a, b)
   dx = checkCoord("check", 2, dx)
   dy = checkCoord("check", 3, dy)
   local filter, cols = trailing("check", 4, a, b)
+  if cols ~= nil then
+    checkResult("check", b ~= nil and 5 or 4, cols)
+  end
   checkEnd("check", 2, shape, dx, dy)
   local x, y, list = perform(self, shape, dx, dy, filter, cols, true, nil)
   return x, y, list
@@ -959,6 +942,9 @@ function M.queryCast(self, shape, dx, dy, a, b)
   dx = checkCoord("queryCast", 2, dx)
   dy = checkCoord("queryCast", 3, dy)
   local filter, out = trailing("queryCast", 4, a, b)
+  if out ~= nil then
+    checkResult("queryCast", b ~= nil and 5 or 4, out)
+  end
   checkEnd("queryCast", 2, shape, dx, dy)
   out = out or {}
   local st = takeCast(self)

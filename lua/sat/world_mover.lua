@@ -24,7 +24,7 @@
 --   (a step's riser, a slope's foot met corner to corner) is tried raised by up to `snap`,
 --   across, and lowered again: when that lands on ground further across, it is taken. Up
 --   steps no higher than snap and onto slopes from flat ground, it walks at its pace.
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 local movement = require("sat.world_move")
 
@@ -34,6 +34,7 @@ local vec, isVec = core.vec, core.isVec
 local worlds, badSelf, argError = check.worlds, check.badSelf, check.argError
 local checkMember, checkCoord, trailing, typeName = check.checkMember, check.checkCoord,
   check.trailing, check.typeName
+local checkResult = check.checkResult
 local perform, checkEnd = movement.perform, movement.checkEnd
 
 local M = {}
@@ -138,6 +139,9 @@ function Mover:move(dx, dy, a, b)
   dx = checkCoord("move", 1, dx)
   dy = checkCoord("move", 2, dy)
   local filter, cols = trailing("move", 3, a, b)
+  if cols ~= nil then
+    checkResult("move", b ~= nil and 4 or 3, cols)
+  end
   local wrong = ready(self, "move")
   if wrong then
     error(wrong, 2)
@@ -155,6 +159,9 @@ function Mover:check(dx, dy, a, b)
   dx = checkCoord("check", 1, dx)
   dy = checkCoord("check", 2, dy)
   local filter, cols = trailing("check", 3, a, b)
+  if cols ~= nil then
+    checkResult("check", b ~= nil and 4 or 3, cols)
+  end
   local wrong = ready(self, "check")
   if wrong then
     error(wrong, 2)

@@ -7,7 +7,7 @@
 --   -- a lift going down, every frame (before the characters move):
 --   local carried, pushed, crushed = world:push(lift, 0, speed * dt, liftOptions)
 --   for _, s in ipairs(crushed) do kill(s) end
-local core = require("sat.core")
+local core = require("sat.backend").core
 local check = require("sat.world_check")
 local movement = require("sat.world_move")
 
@@ -267,8 +267,9 @@ function M.push(self, shape, dx, dy, options)
     seen[k] = nil
     k = next(seen)
   end
-  trim(st.cols, 0)
-  trim(st.mcols, 0)
+  local mark = self.hash:mark() -- (the collision tables to the world's pool, keeping no shape)
+  self.hash:trim(st.cols, 0, mark)
+  self.hash:trim(st.mcols, 0, mark)
   st.platform, st.support, st.userFilter = false, false, false
   self.scratch.push = st
   return carried, pushed, crushed

@@ -460,6 +460,53 @@ static void test_copy_and_clone(void)
     sat_shape_free(c);
 }
 
+/* sat_shape_set_transform puts back what the struct held, bit for bit (a world's restore):
+ * a clone given the transform of its original, after moves far from the origin (a low part),
+ * a turn and a scale that moveTo, setRotation and scale could not give back, is its original
+ * byte for byte; a refusal changes nothing. */
+static void test_set_transform(void)
+{
+    static const double xy[] = {0, 0, 3, 0, 4, 2, 1, 3};
+    sat_shape *p = mk_polygon(xy, 4), *c = mk_circle(5, 6, 7), *q = NULL, *d = NULL;
+    if (!p || !c)
+        goto done;
+    q = sat_shape_clone(p);
+    d = sat_shape_clone(c);
+    if (!q || !d)
+        goto done;
+    ENSURE_EQ_INT(sat_shape_move_to(p, 1e16, -3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(p, 1, 0.1), SAT_OK); /* 1e16 + 1: a low part of 1 */
+    ENSURE(p->pos_lo.x == 1);
+    ENSURE_EQ_INT(sat_shape_set_rotation(p, 0.7), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_scale(p, 1.1), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_set_transform(q, p->pos, p->pos_lo, p->angle, p->scale, p->radius),
+                  SAT_OK);
+    ENSURE(same_bytes(p, q));
+    ENSURE_EQ_INT(sat_circle_set_radius(c, 2.5), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_move(c, -1, 1e-3), SAT_OK);
+    ENSURE_EQ_INT(sat_shape_set_transform(d, c->pos, c->pos_lo, c->angle, c->scale, c->radius),
+                  SAT_OK);
+    ENSURE(same_bytes(c, d));
+    /* refusals, each leaving the shape as it was */
+    ENSURE_EQ_INT(sat_shape_set_transform(q, p->pos, p->pos_lo, p->angle, 0.0, 0.0),
+                  SAT_ERR_BAD_SCALE);
+    ENSURE_EQ_INT(sat_shape_set_transform(q, p->pos, p->pos_lo, NAN, 1.0, 0.0),
+                  SAT_ERR_NONFINITE);
+    ENSURE_EQ_INT(sat_shape_set_transform(q, p->pos, p->pos_lo, 0.0, 1.0, 1.0),
+                  SAT_ERR_NEGATIVE_RADIUS); /* a polygon has no radius */
+    ENSURE_EQ_INT(sat_shape_set_transform(d, c->pos, c->pos_lo, 0.0, 2.0, 1.0),
+                  SAT_ERR_BAD_SCALE); /* a circle's scale is 1 */
+    ENSURE_EQ_INT(sat_shape_set_transform(d, c->pos, c->pos_lo, 0.0, 1.0, -1.0),
+                  SAT_ERR_NEGATIVE_RADIUS);
+    ENSURE(same_bytes(p, q));
+    ENSURE(same_bytes(c, d));
+done:
+    sat_shape_free(p);
+    sat_shape_free(c);
+    sat_shape_free(q);
+    sat_shape_free(d);
+}
+
 void run_build_tests(void)
 {
     RUN_TEST(test_status_messages);
@@ -478,4 +525,5 @@ void run_build_tests(void)
     RUN_TEST(test_polygon_too_many_points);
     RUN_TEST(test_heap_new_free);
     RUN_TEST(test_copy_and_clone);
+    RUN_TEST(test_set_transform);
 }

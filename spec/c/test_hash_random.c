@@ -2,7 +2,8 @@
  * test_hash_random.c - the spatial hash against brute force: random shapes in three regions
  * (the origin, 1e9 out, 2-3e15 out) added, moved, turned, scaled and removed, and after
  * every few operations every query, the collisions, the sweep and the step compared with
- * what testing every shape gives; the same run twice gives the same digest. Helpers:
+ * what testing every shape gives (a removal's ids as many as sat_hash_remove_count said);
+ * the same run twice gives the same digest. Helpers:
  * test_hash.h.
  */
 #include <stdint.h>
@@ -251,7 +252,12 @@ static void rb_remove(rb_world *w, long op, int i)
 {
     const uint32_t *dropped;
     uint32_t hd = w->handle[i];
+    int counted = sat_hash_remove_count(w->h, hd);
     int n = sat_hash_remove(w->h, hd, &dropped), mine = 0, k;
+    if (n != counted) { /* (the binding makes room for that many ids first) */
+        rb_mismatch(w, op, "remove: ids dropped / sat_hash_remove_count", n, counted);
+        return;
+    }
     for (k = 0; k < RB_CONTACTS; k++)
         if (w->clive[k] && (w->ca[k] == hd || w->cb[k] == hd))
             mine++;

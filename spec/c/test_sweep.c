@@ -5,7 +5,8 @@
  * touching, sliding along), and pairs that already overlap at the start. Segments and
  * capsules: onto floors and corners, along floors and over tile seams (no hit), into
  * segment walls, zero-thickness pairs (a point or a parallel segment crossing a segment),
- * and two big polygons (the sweep is O(n + m)).
+ * two big polygons (the sweep is O(n + m)), and capsules of zero length (a point, or a
+ * circle, whatever direction their placeholder has) against every kind.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -219,10 +220,161 @@ static void test_sweep_big_polygons(void)
     free(p);
 }
 
+/* Zero-length capsules, sat.capsule(x, y, x, y, r): the core is a point, so every sweep is a
+ * point's (r = 0) or a circle's. Their direction is a placeholder (it turns with the
+ * shape); it once gave the line a radius-0 pair crossed: misses through walls, hits beside
+ * them. */
+static void test_sweep_zero_capsules(void)
+{
+    sat_shape *s[8] = {
+        mk_capsule(0, 0, 0, 0, 0),    /* 0: a point-like capsule */
+        mk_segment(5, -3, 5, 3),      /* 1: a wall at x = 5 */
+        mk_capsule(5, -3, 5, 3, 0),   /* 2: the same wall, a capsule of radius 0 */
+        mk_capsule(5, 0, 5, 0, 0),    /* 3: another point-like capsule, on the wall */
+        mk_capsule(0, 0, 0, 0, 2),    /* 4: a circle-like capsule */
+        mk_circle(0, 0, 0),           /* 5: a point */
+        NULL,                         /* 6: a chain (5, -3), (5, 3), (8, 3) */
+        mk_box(5, -3, 6, 3),          /* 7: a box whose left side is the wall */
+    };
+    static const sat_vec chain[3] = {{5, -3}, {5, 3}, {8, 3}};
+    sat_sweep_hit hit;
+    int i, k;
+    s[6] = sat_chain_new(chain, 3, 0, NULL);
+    ENSURE(s[6] != NULL);
+    if (!all_built(s, 8))
+        goto done;
+    for (k = 0; k < 2; k++) {
+        /* Into the wall, the chain's first link, the box: from (0, 0), 5 of 10 to go. */
+        for (i = 1; i <= 7; i++) {
+            if (i == 3 || i == 4 || i == 5)
+                continue;
+            ensure_sweep(s[0], V(10, 0), s[i], 0.5, 1, 0, 0);
+            ENSURE(sat_sweep(s[0], V(10, 0), s[i], &hit) && hit.move.x == 5 && hit.move.y == 0);
+            /* the wall's side of view: it moves onto the point */
+            if (i != 6)
+                ensure_sweep(s[i], V(-10, 0), s[0], 0.5, -1, 0, 0);
+        }
+        /* Up past the wall's left, 2 from it: no hit (the placeholder's line, through the
+         * wall's centre, is crossed 2 from the centre, within its half-length 3). */
+        sat_shape_move_to(s[0], 3, -5);
+        ENSURE_EQ_INT(sat_sweep(s[0], V(0, 10), s[1], &hit), 0);
+        ENSURE_EQ_INT(sat_sweep(s[0], V(0, 10), s[2], &hit), 0);
+        ENSURE_EQ_INT(sat_sweep(s[0], V(0, 10), s[6], &hit), 0);
+        ENSURE_EQ_INT(sat_sweep(s[1], V(0, -10), s[0], &hit), 0);
+        /* A point through a point: nothing to press into, as for two points. */
+        sat_shape_move_to(s[0], 0, 0);
+        ENSURE_EQ_INT(sat_sweep(s[0], V(10, 0), s[3], &hit), 0);
+        ENSURE_EQ_INT(sat_sweep(s[5], V(10, 0), s[3], &hit), 0);
+        ENSURE_EQ_INT(sat_sweep(s[0], V(10, 0), s[5], &hit), 0);
+        /* Grown by 2: touches when the centre is at x = 3. */
+        ensure_sweep(s[4], V(10, 0), s[1], 0.3, 1, 0, 1e-15);
+        ensure_sweep(s[4], V(10, 0), s[2], 0.3, 1, 0, 1e-15);
+        ensure_sweep(s[4], V(10, 0), s[6], 0.3, 1, 0, 1e-15);
+        /* Again with the placeholders turned (along the wall, then askew). */
+        sat_shape_set_rotation(s[0], PI / 2);
+        sat_shape_set_rotation(s[3], 1.0);
+        sat_shape_set_rotation(s[4], PI / 2);
+    }
+done:
+    free_shapes(s, 8);
+}
+
+static double zc_uniform(ctest_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(ctest_next(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static int same_sweep(int got1, const sat_sweep_hit *h1, int got2, const sat_sweep_hit *h2)
+{
+    if (got1 != got2)
+        return 0;
+    if (!got1)
+        return 1;
+    if (h1->overlapping != h2->overlapping)
+        return 0;
+    if (h1->overlapping) /* sat_collide's answer: a capsule's arithmetic, not a circle's */
+        return fabs(h1->result.overlap - h2->result.overlap) <= 1e-12 * (1 + h2->result.overlap) &&
+               fabs(h1->result.normal.x - h2->result.normal.x) <= 1e-12 &&
+               fabs(h1->result.normal.y - h2->result.normal.y) <= 1e-12;
+    return h1->t == h2->t && h1->move.x == h2->move.x && h1->move.y == h2->move.y &&
+           h1->result.normal.x == h2->result.normal.x &&
+           h1->result.normal.y == h2->result.normal.y && h1->dist2 == h2->dist2;
+}
+
+/* Thousands of random sweeps of a zero-length capsule (radius 0 or not, turned anyhow)
+ * against every kind, both ways round: the same answers as the point or circle it is. */
+static void test_sweep_zero_capsules_random(void)
+{
+    enum { CASES = 6000 };
+    ctest_rng r;
+    long hits = 0, touches = 0, flat_touches = 0, bad = 0;
+    r.s = 0x2e40cab5u;
+    for (int i = 0; i < CASES; i++) {
+        double x = zc_uniform(&r, -10, 10), y = zc_uniform(&r, -10, 10);
+        double rad = ctest_next(&r) % 2 ? 0.0 : zc_uniform(&r, 0.1, 3);
+        double ang = zc_uniform(&r, -PI, PI);
+        double c[6];
+        for (int k = 0; k < 6; k++)
+            c[k] = zc_uniform(&r, -10, 10);
+        sat_vec v = V(zc_uniform(&r, -20, 20), zc_uniform(&r, -20, 20));
+        sat_vec pts[3] = {{c[0], c[1]}, {c[2], c[3]}, {c[4], c[5]}};
+        int kind = (int)(ctest_next(&r) % 7);
+        sat_shape *cap = sat_capsule_new(x, y, x, y, rad, NULL);
+        sat_shape *pt = sat_circle_new(x, y, rad, NULL), *b = NULL;
+        switch (kind) {
+        case 0: b = sat_segment_new(c[0], c[1], c[2], c[3], NULL); break;
+        case 1: b = sat_capsule_new(c[0], c[1], c[2], c[3], 0, NULL); break;
+        case 2: b = sat_capsule_new(c[0], c[1], c[2], c[3], fabs(c[4]) / 4, NULL); break;
+        case 3: b = sat_chain_new(pts, 3, 0, NULL); break;
+        case 4: b = sat_circle_new(c[0], c[1], c[2] > 0 ? c[2] / 4 : 0, NULL); break;
+        case 5: b = sat_polygon_new(pts, 3, NULL); break;
+        default: b = sat_capsule_new(c[0], c[1], c[0], c[1], fabs(c[4]) / 4, NULL); break;
+        }
+        if (!cap || !pt || !b) { /* a degenerate triangle: another draw */
+            sat_shape_free(cap);
+            sat_shape_free(pt);
+            sat_shape_free(b);
+            continue;
+        }
+        sat_shape_set_rotation(cap, ang);
+        for (int way = 0; way < 2; way++) {
+            sat_sweep_hit h1, h2;
+            int g1, g2;
+            if (way == 0) {
+                g1 = sat_sweep(cap, v, b, &h1);
+                g2 = sat_sweep(pt, v, b, &h2);
+            } else {
+                g1 = sat_sweep(b, v, cap, &h1);
+                g2 = sat_sweep(b, v, pt, &h2);
+            }
+            hits += g2;
+            touches += g2 && !h2.overlapping;
+            flat_touches += g2 && !h2.overlapping && rad == 0.0 && kind != 4 && kind != 6;
+            if (!same_sweep(g1, &h1, g2, &h2)) {
+                bad++;
+                ENSUREF(0, "case %d (kind %d, radius %g, way %d): capsule %d t %.17g n (%g, %g),"
+                        " point %d t %.17g n (%g, %g)", i, kind, rad, way, g1, g1 ? h1.t : 0,
+                        g1 ? h1.result.normal.x : 0, g1 ? h1.result.normal.y : 0, g2,
+                        g2 ? h2.t : 0, g2 ? h2.result.normal.x : 0,
+                        g2 ? h2.result.normal.y : 0);
+            }
+        }
+        sat_shape_free(cap);
+        sat_shape_free(pt);
+        sat_shape_free(b);
+    }
+    printf("  zero-length capsules: %d cases both ways: %ld hits (%ld touches on the way, %ld "
+           "of them a point against a line), %ld disagreeing\n", CASES, hits, touches,
+           flat_touches, bad);
+    ENSUREF(flat_touches > CASES / 20, "only %ld point-line touches", flat_touches);
+}
+
 void run_sweep_tests(void)
 {
     RUN_TEST(test_sweep_time_of_impact);
     RUN_TEST(test_sweep_capsules);
     RUN_TEST(test_sweep_segments);
     RUN_TEST(test_sweep_big_polygons);
+    RUN_TEST(test_sweep_zero_capsules);
+    RUN_TEST(test_sweep_zero_capsules_random);
 }

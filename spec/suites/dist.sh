@@ -4,17 +4,23 @@
 # folder; each native module exports luaopen_sat_core alone; from a copy of the zip's content
 # alone (no checkout on any path), lua5.4 and luajit load every module init.lua can require
 # (spec/dist/check.lua), and a Lua the folder has no module for gets an error naming the file
-# it looked for. Then a LÖVE 11 game made of spec/dist/main.lua and the folder runs headless
-# in each way a game ships: a folder, a .love with sat/native/ beside it, everything inside
-# the .love (copied to the save directory, reused on the next start, refreshed when the game's
-# copy changes, rewritten when the copy is damaged), and fused executables (binary inside,
-# binary beside).
+# it looked for; a native file that is garbage, truncated, or built for another machine or
+# system makes require fail with the reason under SAT_BACKEND=native (never a crash, never "No such
+# file"), and fall back on the pure backend otherwise. Then a
+# LÖVE 11 game made of spec/dist/main.lua and the folder runs headless in each way a game
+# ships: a folder, a .love with sat/native/ beside it, everything inside the .love (copied to
+# the save directory, reused on the next start, refreshed when the game's copy changes,
+# rewritten when the copy is damaged), and fused executables (binary inside, binary beside).
+# Last, the scripted scene (spec/web/scene.lua) in a game made of the folder, with its
+# native/ and with native/ deleted (the pure backend): the same lines, every number bit for
+# bit (the web suite runs the same scene in a browser).
 # Without love or xvfb-run the LÖVE part is skipped with a note.
 # Last line: `dist: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/exports.sh
 . spec/suites/lib/report.sh
+. spec/suites/lib/limit.sh
 root=$(pwd)
 mkdir -p build/logs
 
@@ -84,26 +90,68 @@ for lua in lua5.4 luajit; do
   fi
 done
 
-# a Lua the folder has no module for: the error names the file looked for
+# a Lua the folder has no module for: the pure backend, silently, and sat.nativeError names the
+# file the loader looked for; forced to native (SAT_BACKEND=native), the error names it
 mkdir -p "$work/none"
 cp -r "$work/plain/sat" "$work/none/"
 rm "$work/none/sat/native/linux-$arch-lua54.so"
-out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
+out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' SAT_BACKEND= lua5.4 -e '
+  local sat = require("sat"); print(sat.backend); print(sat.nativeError)' 2>&1)
+if [ $? -eq 0 ] && [ "$(printf '%s\n' "$out" | head -n 1)" = lua ] &&
+   printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so (no such file)"; then
+  ok "without its native file, require('sat') runs the pure backend; sat.nativeError names the file"
+else
+  bad "without its native file, the pure backend and sat.nativeError" "$out"
+fi
+out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' SAT_BACKEND=native lua5.4 -e 'require("sat")' 2>&1)
 if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so (no such file)" &&
    printf '%s\n' "$out" | grep -q "no native module fits Lua 5.4"; then
-  ok "without its native file, require('sat') says which file it looked for"
+  ok "without its native file, SAT_BACKEND=native: require('sat') says which file it looked for"
 else
-  bad "the error without a native file names it" "$out"
+  bad "the error without a native file names it (SAT_BACKEND=native)" "$out"
 fi
 
-# a file that is not a library is reported with the system loader's reason, not a crash
-printf 'not a library' >"$work/none/sat/native/linux-$arch-lua54.so"
-out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' lua5.4 -e 'require("sat")' 2>&1)
-if [ $? -ne 0 ] && printf '%s\n' "$out" | grep -q "sat/native/linux-$arch-lua54.so: .*\(invalid ELF\|too short\|file\)"; then
-  ok "a damaged native file is reported with the loader's reason"
-else
-  bad "a damaged native file is reported" "$out"
-fi
+# A damaged file, or one for another machine, is refused before the system's loader sees it
+# (handed to it, a truncated file killed the process: SIGBUS in dlopen, exit 135; a file for
+# another machine was "No such file or directory"): require fails, saying why, in each Lua.
+make --no-print-directory loader-fixtures >build/logs/dist-fixtures.log 2>&1
+refused() { # LUA FILE-NAME WHAT REASON: require('sat') with FILE-NAME made by the caller
+  out=$(cd "$work/none" && LUA_PATH='./?.lua;./?/init.lua' LUA_CPATH='' SAT_BACKEND=native "$1" -e 'require("sat")' 2>&1)
+  rc=$?
+  if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qF "sat/native/$2: $4" &&
+     ! printf '%s\n' "$out" | grep -q "No such file or directory"; then
+    ok "$1, $3: require fails (exit 1) saying '$4'"
+  else
+    bad "$1, $3: require fails saying '$4' (exit $rc)" "$out"
+  fi
+}
+for lua in lua5.4 luajit; do
+  abi=$lua; [ "$lua" = lua5.4 ] && abi=lua54
+  file=linux-$arch-$abi.so
+  cp "$work/plain/sat/native/$file" "$work/whole.so"
+  size=$(wc -c <"$work/whole.so")
+  printf 'not a library' >"$work/none/sat/native/$file"
+  refused "$lua" "$file" "a file that is not a library" "not a native library (no ELF, PE or Mach-O header)"
+  for cut in 12288 $((size / 2)) $((size - 1)); do
+    head -c "$cut" "$work/whole.so" >"$work/none/sat/native/$file"
+    refused "$lua" "$file" "its native file cut to $cut bytes" "truncated ($cut bytes, its header needs"
+  done
+  if [ -f build/fixtures/foreign.so ]; then
+    other=$(file -b build/fixtures/foreign.so | sed -n 's/.*ARM aarch64.*/arm64/p; s/.*x86-64.*/x86-64/p')
+    cp build/fixtures/foreign.so "$work/none/sat/native/$file"
+    refused "$lua" "$file" "its native file built for $other" \
+      "wrong architecture ($other file, this is $(echo "$arch" | sed 's/^x64$/x86-64/'))"
+  else
+    echo "note: no build/fixtures/foreign.so (no cross compiler): the wrong-architecture case is the loader spec's"
+  fi
+  if [ -f build/fixtures/windows-x64.dll ]; then
+    cp build/fixtures/windows-x64.dll "$work/none/sat/native/$file"
+    want="not a library for Linux or macOS (a Windows DLL, x86-64)"
+    [ "$lua" = luajit ] && want="not a library for Linux (a Windows DLL, x86-64)"
+    refused "$lua" "$file" "a Windows DLL in its place" "$want"
+  fi
+  rm -f "$work/none/sat/native/$file"
+done
 
 # ---- LÖVE: the three ways to ship, and fused ------------------------------------------------
 if ! command -v love >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
@@ -125,7 +173,8 @@ run() {
   name=$1
   shift
   rm -f "$out"
-  XDG_DATA_HOME=$xdg SAT_DIST_OUT=$out timeout 120 xvfb-run -a "$@" >"$work/love.log" 2>&1
+  limited 120 120 env XDG_DATA_HOME="$xdg" SAT_DIST_OUT="$out" xvfb-run -a "$@" \
+    >"$work/love.log" 2>&1
   rc=$?
   loaded=""
   copied=""
@@ -231,6 +280,39 @@ cp -r dist/sat/native "$work/fused-beside/sat/"
 run "fused, sat/native beside" "$work/fused-beside/game"
 expect "fused, sat/native beside" "loads sat/native/$native next to the executable" \
   "$loaded" "$work/fused-beside/sat/native/$native"
+
+# 5. the scripted scene (spec/web/scene.lua: every kind, every pair call, a world with static
+# tiles, moves with filters, steps with handlers, queries, errors) in a game made of dist/sat:
+# with its native/ (the native module, LuaJIT), then with native/ deleted (the pure backend,
+# chosen by itself): the same lines, every number printed with %.17g, -0 as such.
+scene_run() { # NAME DIR: runs the scene game, its output in DIR.txt
+  rm -f "$2.txt"
+  XDG_DATA_HOME=$xdg timeout 120 xvfb-run -a love "$2" >"$2.txt" 2>"$2.err"
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -q '^DONE [0-9]' "$2.txt" && ! grep -q '^ERROR' "$2.txt"; then
+    ok "$1: the scene ran in LÖVE ($(head -n 1 "$2.txt"), $(sed -n 's/^DONE //p' "$2.txt") lines)"
+  else
+    bad "$1: the scene ran in LÖVE (exit $rc)" "$(grep -m 1 '^ERROR' "$2.txt"; tail -n 5 "$2.err")"
+  fi
+}
+for how in native lua; do
+  mkdir -p "$work/scene-$how"
+  cp spec/web/main.lua spec/web/conf.lua spec/web/scene.lua "$work/scene-$how/"
+  cp -r dist/sat "$work/scene-$how/"
+done
+rm -rf "$work/scene-lua/sat/native"
+scene_run "the scene, sat/native/ there" "$work/scene-native"
+scene_run "the scene, sat/native/ deleted" "$work/scene-lua"
+expect "the scene, sat/native/ there" "runs the native module" "$(head -n 1 "$work/scene-native.txt")" "backend native"
+expect "the scene, sat/native/ deleted" "runs the pure backend" "$(head -n 1 "$work/scene-lua.txt")" "backend lua"
+tail -n +2 "$work/scene-native.txt" >"$work/scene-native.body"
+tail -n +2 "$work/scene-lua.txt" >"$work/scene-lua.body"
+if [ -s "$work/scene-native.body" ] && cmp -s "$work/scene-native.body" "$work/scene-lua.body"; then
+  ok "the scene: the pure backend's $(wc -l <"$work/scene-lua.body") lines equal the native module's"
+else
+  bad "the scene: the pure backend's lines equal the native module's" \
+    "$(diff "$work/scene-native.body" "$work/scene-lua.body" | head -n 10)"
+fi
 
 echo "dist: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

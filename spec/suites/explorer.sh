@@ -3,13 +3,15 @@
 # xvfb-run and checks its log: every frame played; on each, sat.explain's verdict and numbers
 # were sat.collide's; the shapes were apart, then dragged into each other (a hit, with
 # contacts), and every kind was shown on both sides; swapping a and b kept the axes; no Lua
-# error; and the screenshot exists and is a picture (not a blank window).
+# error; and the screenshot exists and is a picture (not a blank window). Then the same run on
+# the pure-Lua backend (SAT_BACKEND=lua): every frame's line equal to the native run's.
 # Writes build/explorer/explorer.log and build/explorer/explorer.png.
 # LÖVE is optional for the library: without love or xvfb-run this suite reports 0 and 0.
 # Last line: `explorer: N passed, M failed`.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . spec/suites/lib/love.sh
+. spec/suites/lib/limit.sh
 need_love explorer
 
 pass=0
@@ -24,8 +26,11 @@ rm -f "$out/explorer.log" "$out/explorer.png"
 love_build explorer
 
 # XDG_DATA_HOME keeps LÖVE's save directory inside build/.
-SAT_ROOT=$(pwd) SAT_EXPLORER_AUTO=1 SAT_EXPLORER_OUT=$(pwd)/$out XDG_DATA_HOME=$(pwd)/$out/xdg \
-  timeout 120 xvfb-run -a love examples/explorer --auto >build/logs/explorer-run.log 2>&1
+# A run that spins or blocks is stopped (120 s of processor time, 120 idle rounds: see
+# lib/limit.sh), however loaded the machine.
+limited 120 120 env SAT_ROOT="$(pwd)" SAT_EXPLORER_AUTO=1 SAT_EXPLORER_OUT="$(pwd)/$out" \
+  XDG_DATA_HOME="$(pwd)/$out/xdg" xvfb-run -a love examples/explorer --auto \
+  >build/logs/explorer-run.log 2>&1
 rc=$?
 log=$out/explorer.log
 love_ran explorer "$rc" "$log"
@@ -79,6 +84,33 @@ case $res in
 esac
 
 love_screenshot "$out/explorer.png" "$log"
+
+# The same scripted run on the pure-Lua backend (SAT_BACKEND=lua): its log, every frame's
+# explanation and numbers, equals the native run's line for line.
+plog=$out/explorer-pure.log
+if [ "$(sed -n 's/^start .* backend \([a-z]*\) .*/\1/p' "$log")" = native ]; then
+  ok "the first run is on the native backend"
+else
+  notok "the first run is on the native backend" "$(head -n 1 "$log")"
+fi
+mkdir -p "$out/pure"
+SAT_BACKEND=lua SAT_ROOT=$(pwd) SAT_EXPLORER_AUTO=1 SAT_EXPLORER_OUT=$(pwd)/$out/pure \
+  XDG_DATA_HOME=$(pwd)/$out/xdg timeout 120 xvfb-run -a love examples/explorer --auto \
+  >build/logs/explorer-pure-run.log 2>&1
+rc=$?
+cp "$out/pure/explorer.log" "$plog" 2>/dev/null || : >"$plog"
+if [ "$rc" -eq 0 ] && [ "$(sed -n 's/^start .* backend \([a-z]*\) .*/\1/p' "$plog")" = lua ]; then
+  ok "the pure backend's run finishes (SAT_BACKEND=lua)"
+else
+  notok "the pure backend's run finishes (SAT_BACKEND=lua)" "exit $rc: $(head -n 1 "$plog"; tail -n 5 build/logs/explorer-pure-run.log)"
+fi
+if grep '^frame ' "$log" >"$out/native.frames" && grep '^frame ' "$plog" >"$out/pure.frames" &&
+   cmp -s "$out/native.frames" "$out/pure.frames"; then
+  ok "on the pure backend every frame's log line is the native one's ($(wc -l <"$out/pure.frames") frames)"
+else
+  notok "on the pure backend every frame's log line is the native one's" \
+    "$(diff "$out/native.frames" "$out/pure.frames" | head -n 6)"
+fi
 
 echo "explorer: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

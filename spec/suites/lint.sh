@@ -29,5 +29,18 @@ if grep -nE '^[^-]*\bfor\b.*\bin[[:space:]]+pairs[[:space:]]*\(' $world >build/l
 else
   pass=$((pass + 1))
 fi
+# The Lua layer takes its core from sat.backend (docs/design.md, "The core interface"): of
+# lua/sat/**, only backend.lua, fast.lua (the native FFI path) and loader.lua name sat.core.
+files=$(git ls-files --cached --others --exclude-standard 'lua/sat/*.lua' | sort \
+  | grep -v -e '^lua/sat/backend\.lua$' -e '^lua/sat/fast\.lua$' -e '^lua/sat/loader\.lua$')
+# shellcheck disable=SC2086 # the file names have no spaces
+if [ -n "$files" ] && grep -nE "^[^-]*require[[:space:]]*\(?[[:space:]]*[\"']sat\.core[\"']" $files \
+  >build/logs/lint-core.log; then
+  fail=$((fail + 1))
+  echo "lint: the Lua layer requires sat.core (take require(\"sat.backend\").core):"
+  cat build/logs/lint-core.log
+else
+  pass=$((pass + 1))
+fi
 echo "lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -48,6 +48,17 @@ else
   bad "rockspec misses:$missing (update $rockspec)"
 fi
 
+# and every file of the pure-Lua backend (where no native module loads)
+missing=""
+for f in lua/sat/pure/*.lua; do
+  grep -q "= \"$f\"" "$rockspec" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+  ok "rockspec lists every lua/sat/pure/*.lua"
+else
+  bad "rockspec misses:$missing (update $rockspec)"
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -74,6 +85,17 @@ assert(type(sat.debug) == "table", "sat.debug")
 assert(#sat.level.grid(sat.world(), { "##", "#." }, 8, 8) == 2, "sat.level")
 print(sat._VERSION .. " from " .. (package.searchpath and
   package.searchpath("sat.core", package.cpath) or package.cpath))
+LUA
+
+# no native module on the paths: sat falls back on the pure backend, silently
+cat >"$work/pure.lua" <<'LUA'
+local sat = require("sat")
+assert(sat.backend == "lua", "backend " .. tostring(sat.backend))
+assert(type(sat.nativeError) == "string" and sat.nativeError:find("sat.core", 1, true),
+  "nativeError " .. tostring(sat.nativeError))
+local r = assert(sat.collide(sat.circle(0, 0, 1), sat.box(0.5, -1, 2, 2)), "no response")
+assert(math.abs(r.overlap - 0.5) < 1e-12, "overlap " .. r.overlap)
+print(sat._VERSION .. ", pure-Lua backend")
 LUA
 
 for v in 5.4 5.3 5.1; do
@@ -131,6 +153,12 @@ for v in 5.4 5.3 5.1; do
       ok "$interp requires sat from the Lua $v tree: $out"
     else
       bad "$interp requires sat from the Lua $v tree"
+      printf '%s\n' "$out"
+    fi
+    if out=$(cd "$work" && LUA_PATH="$lpath" LUA_CPATH="" "$interp" pure.lua 2>&1); then
+      ok "$interp without the native module: $out"
+    else
+      bad "$interp without the native module falls back on the pure backend"
       printf '%s\n' "$out"
     fi
   done

@@ -16,6 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 root=$(pwd)
 mkdir -p build/logs
 . spec/suites/lib/report.sh
+. spec/suites/lib/limit.sh
 wine_tests=0
 # under wine: counted apart too, for the closing line
 wok() { wine_tests=$((wine_tests + 1)); ok "$@"; }
@@ -72,9 +73,10 @@ done
 WINEPREFIX=$root/build/wine
 WINEDEBUG=-all
 export WINEPREFIX WINEDEBUG
-# Every wine program runs with no input and a time limit (WINE_TIMEOUT seconds, 600 unless
-# set): a program that hangs fails its test, not the whole run.
-run_wine() { timeout -k 10 "${WINE_TIMEOUT:-600}" wine "$@" </dev/null; }
+# Every wine program runs with no input under the stall guard (lib/limit.sh: WINE_CPU s of
+# processor time, 600 unless set; WINE_IDLE rounds without any, 120): a program that hangs
+# fails its test, not the whole run, and a loaded machine fails nothing.
+run_wine() { limited "${WINE_CPU:-600}" "${WINE_IDLE:-120}" wine "$@"; }
 trap 'wineserver -k 2>/dev/null' EXIT INT TERM
 run_wine "$vm/lua5.4/lua.exe" -e "" >build/logs/wine-boot.log 2>&1
 wineserver -p60
@@ -149,12 +151,34 @@ for lua in luajit lua5.4; do
   esac
 done
 rm "$work/sat/native/windows-x64-luajit.dll"
-out=$(cd "$work" && LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
+out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of luajit)" check.lua 2>&1 | tr -d '\r')
 if printf '%s\n' "$out" | grep -q 'no native module fits LuaJIT on Windows x64' &&
    printf '%s\n' "$out" | grep -q 'windows-x64-luajit.dll (no such file)'; then
   wok "luajit under wine: without its DLL, the error names windows-x64-luajit.dll"
 else
   bad "luajit under wine: the error without the DLL" "$out"
+fi
+
+# a truncated DLL, or a Linux library in its place: refused with the reason, before Windows'
+# loader sees it
+dll=$work/sat/native/windows-x64-lua54.dll
+cp "$dll" "$work/whole.dll"
+size=$(wc -c <"$work/whole.dll")
+head -c $((size / 2)) "$work/whole.dll" >"$dll"
+out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: truncated ($((size / 2)) bytes, its header needs"; then
+  wok "lua5.4 under wine: a truncated DLL is refused as truncated"
+else
+  bad "lua5.4 under wine: a truncated DLL is refused as truncated" "$out"
+fi
+if make --no-print-directory loader-fixtures >/dev/null 2>&1 && [ -f build/fixtures/foreign.so ]; then
+  cp build/fixtures/foreign.so "$dll"
+  out=$(cd "$work" && SAT_BACKEND=native LUA_PATH='.\?.lua;.\?\init.lua' LUA_CPATH='' run_wine "$root/$(exe_of lua5.4)" check.lua 2>&1 | tr -d '\r')
+  if printf '%s\n' "$out" | grep -qF "windows-x64-lua54.dll: not a library for Windows (an ELF library, "; then
+    wok "lua5.4 under wine: a Linux library in the DLL's place is refused as one"
+  else
+    bad "lua5.4 under wine: a Linux library in the DLL's place is refused as one" "$out"
+  fi
 fi
 
 echo "under wine: $wine_tests tests ran (the specs with LuaJIT and Lua 5.4, the dist folder)"

@@ -12,6 +12,7 @@
 # Last line: `world-fuzz: N passed, M failed`, one count per run.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. spec/suites/lib/limit.sh
 mkdir -p build/logs
 name=world-fuzz
 seeds=${WORLD_FUZZ_SEEDS:-4}
@@ -28,20 +29,22 @@ total_ops=0
 run() {
   lua=$1 dir=$2 label=$3 seed=$4 n=$5 secs=${6:-}
   # a run that stalls (the fuzzer's CPU limit is checked between operations) fails by
-  # exit 124, with the log so far
+  # exit 124, with the log so far: stopped by lib/limit.sh after that much processor time,
+  # or 120 rounds without any; never by a loaded machine's slowness
   limit=$(( ${secs:-0} + 300 ))
   log=build/logs/world-fuzz-$lua$flags$tag-$label-$seed.log
   if [ "$label" = asan ]; then
-    LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
+    limited "$limit" 120 env LD_PRELOAD="$asan $ubsan" \
+      ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
       UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
       LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="$dir/?.so;;" \
-      timeout "$limit" "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
+      "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
   else
-    LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="$dir/?.so;;" \
-      timeout "$limit" "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
+    limited "$limit" 120 env LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH="$dir/?.so;;" \
+      "$lua" $flags spec/fuzz/world_reentrancy.lua "$seed" "$n" $secs >"$log" 2>&1
   fi
   rc=$?
-  [ "$rc" -eq 124 ] && echo "(stopped after $limit s: a stall)" >>"$log"
+  [ "$rc" -eq 124 ] && echo "(stopped by the stall guard: $limit s of processor time, or blocked)" >>"$log"
   if [ "$rc" -eq 0 ] && grep -q ', 0 mismatches$' "$log" &&
      ! grep -qE 'ERROR: AddressSanitizer|runtime error:' "$log"; then
     echo "$lua$flags$tag ($label): $(grep ', 0 mismatches$' "$log")"

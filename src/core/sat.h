@@ -272,6 +272,13 @@ sat_status sat_shape_rotate_about(sat_shape *s, double dangle, double cx, double
 sat_status sat_shape_set_rotation_about(sat_shape *s, double angle, double cx, double cy);
 double sat_shape_rotation(const sat_shape *s);
 sat_status sat_shape_scale(sat_shape *s, double factor); /* multiplies the scale */
+/* The whole transform at once, exactly as read from the struct (pos, pos_lo, angle, scale,
+ * radius): what a world's restore (lua/sat/world_state.lua) puts back, bit for bit, where
+ * moveTo, setRotation and scale would round. The caches are recomputed from it as after any
+ * transform. SAT_ERR_BAD_SCALE for a scale <= 0 (or not 1 for a circle), SAT_ERR_NEGATIVE_RADIUS
+ * for a radius < 0 (or not 0 for a kind without one). */
+sat_status sat_shape_set_transform(sat_shape *s, sat_vec pos, sat_vec pos_lo, double angle,
+                                   double scale, double radius);
 /* World radius of a circle or a capsule. */
 sat_status sat_circle_set_radius(sat_shape *s, double radius);
 /* Filter bits for broad phases: s meets t only when each one's category is in the other's

@@ -393,6 +393,7 @@ void sat_hash_free(sat_hash *h)
     free(h->updated);
     free(h->dropped);
     free(h->ckeys);
+    free(h->fresh);
     free(h->pairs);
     free(h->hits);
     free(h->sweeps);
@@ -518,6 +519,14 @@ int sat_hash_remove(sat_hash *h, uint32_t i, const uint32_t **dropped)
     if (h->ndead > 32 && h->ndead > h->live)
         compact_order(h);
     *dropped = h->dropped;
+    return n;
+}
+
+int sat_hash_remove_count(const sat_hash *h, uint32_t i)
+{
+    int n = 0;
+    for (uint32_t k = h->e[i].contacts; k != SAT_HASH_NONE; k = h->c[k].next[side(&h->c[k], i)])
+        n += !(h->c[k].flags & C_ADDED);
     return n;
 }
 

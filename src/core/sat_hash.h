@@ -127,6 +127,8 @@ int sat_hash_insert(sat_hash *h, sat_shape *s, unsigned flags, uint32_t *handle)
 /* Removes the entry, and its contacts: returns how many, their ids in *dropped (never
  * fails). The handle becomes free for reuse. */
 int sat_hash_remove(sat_hash *h, uint32_t handle, const uint32_t **dropped);
+/* How many ids sat_hash_remove(h, handle) would give (its contacts a step has told of). */
+int sat_hash_remove_count(const sat_hash *h, uint32_t handle);
 /* s's handle in h, or SAT_HASH_NONE; costs the number of hashes s is in. */
 uint32_t sat_hash_find(const sat_hash *h, const sat_shape *s);
 /* Whether handle is one of h's entries now. */

@@ -74,8 +74,9 @@ typedef struct hkey {
     uint32_t handle;
 } hkey;
 
-/* The step's sort key of a contact (sat_hash_step.c). */
+/* The step's sort key of a contact, and a new contact its pass found (sat_hash_step.c). */
 typedef struct ckey ckey;
+typedef struct hfresh hfresh;
 
 struct sat_hash {
     double cell, inv;
@@ -118,6 +119,8 @@ struct sat_hash {
     size_t endedcap, addedcap, updatedcap, droppedcap;
     ckey *ckeys;
     size_t ckeycap;
+    hfresh *fresh; /* the new contacts a step's pass found, made after it in pair order */
+    size_t nfresh, freshcap;
     sat_hash_pair *pairs;
     size_t paircap;
     sat_hash_hit *hits;

@@ -2,6 +2,12 @@
  * sat_hash_step.c - the spatial hash's contacts and its step (see sat_hash.h): the contacts
  * kept from one step to the next, each in the lists of its two entries, and the pass that
  * re-tests the pairs of the entries changed since the last step.
+ *
+ * The contacts a pass finds new are made after it, in pair order: their ids (which the
+ * binding hands out) and their places in the entries' lists (the order of a step's ended and
+ * updated ids) then depend on which pairs collide, never on how the pass came upon them
+ * (bucket by bucket or entry by entry, cells hashed so or otherwise): the pure-Lua backend
+ * (lua/sat/pure/sat_hash_step.lua) gives the same ids without hashing cells alike.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +22,12 @@
 struct ckey {
     uint64_t sa, sb;
     uint32_t id;
+};
+
+struct hfresh {
+    uint64_t sa, sb; /* the insertion numbers of a and b */
+    uint32_t a, b;
+    sat_result r;
 };
 
 /* ---- contacts -------------------------------------------------------------------------- */
@@ -60,6 +72,41 @@ static void contact_new(sat_hash *h, uint32_t a, uint32_t b, const sat_result *r
     h->clive++;
 }
 
+/* Notes a new contact of a and b (a inserted before b) for fresh_make; needs room in
+ * h->fresh. */
+static void fresh_add(sat_hash *h, uint32_t a, uint32_t b, const sat_result *r)
+{
+    hfresh *f = &h->fresh[h->nfresh++];
+    f->sa = h->e[a].seq;
+    f->sb = h->e[b].seq;
+    f->a = a;
+    f->b = b;
+    f->r = *r;
+}
+
+static int cmp_fresh(const void *pa, const void *pb)
+{
+    const hfresh *a = pa, *b = pb;
+    if (a->sa != b->sa)
+        return a->sa < b->sa ? -1 : 1;
+    return a->sb < b->sb ? -1 : a->sb > b->sb;
+}
+
+/* Makes the contacts the pass found new, in pair order (each pair is found once); 0, or -1
+ * when out of memory (none made: the next step's pass finds them again). */
+static int fresh_make(sat_hash *h)
+{
+    size_t n = h->nfresh;
+    h->nfresh = 0;
+    if (n > 1)
+        qsort(h->fresh, n, sizeof(*h->fresh), cmp_fresh);
+    if (reserve_contacts(h, n))
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        contact_new(h, h->fresh[k].a, h->fresh[k].b, &h->fresh[k].r);
+    return 0;
+}
+
 /* The contact of entries i and j, or SAT_HASH_NONE: their two lists walked side by side,
  * so that the search costs at most twice the shorter. */
 static uint32_t find_contact(const sat_hash *h, uint32_t i, uint32_t j)
@@ -91,14 +138,15 @@ static void mark_partners(sat_hash *h, uint32_t i, int on)
 }
 
 /* Tests the pairs of changed entry i with its neighbours, except those with an entry this
- * pass already tested (E_DONE): a contact found again (E_MARK) is updated, a new one added. */
+ * pass already tested (E_DONE): a contact found again (E_MARK) is updated, a new one noted
+ * for fresh_make. */
 static int test_changed(sat_hash *h, uint32_t i)
 {
     if (!h->e[i].shape)
         return 0; /* removed since it changed: its slot is free */
     mark_partners(h, i, 1);
     int n = sat__hash_gather_box(h, h->e[i].box, i);
-    if (n < 0 || reserve_contacts(h, (size_t)n)) {
+    if (n < 0 || RESERVE(h, fresh, freshcap, h->nfresh + (size_t)n)) {
         mark_partners(h, i, 0);
         return -1;
     }
@@ -120,7 +168,7 @@ static int test_changed(sat_hash *h, uint32_t i)
             c->pub.result = r;
             c->flags = (c->flags & ~(uint32_t)C_PENDING) | C_UPDATED;
         } else {
-            contact_new(h, a, b, &r);
+            fresh_add(h, a, b, &r);
         }
     }
     mark_partners(h, i, 0);
@@ -198,7 +246,7 @@ static int finish_step(sat_hash *h, sat_hash_delta *out)
 }
 
 /* The bucket pass's test of a candidate pair: only a pair with a changed entry is tested
- * (an unchanged pair keeps its contact as it is). */
+ * (an unchanged pair keeps its contact as it is); a new contact is noted for fresh_make. */
 static int consider(sat_hash *h, uint32_t i, uint32_t j)
 {
     const hentry *a = &h->e[i], *b = &h->e[j];
@@ -219,9 +267,9 @@ static int consider(sat_hash *h, uint32_t i, uint32_t j)
         c->flags = (c->flags & ~(uint32_t)C_PENDING) | C_UPDATED;
         return 0;
     }
-    if (reserve_contacts(h, 1))
+    if (RESERVE(h, fresh, freshcap, h->nfresh + 1))
         return -1;
-    contact_new(h, i, j, &r);
+    fresh_add(h, i, j, &r);
     return 0;
 }
 
@@ -296,6 +344,7 @@ int sat_hash_step(sat_hash *h, sat_hash_delta *out)
     memset(out, 0, sizeof(*out));
     if (sat_hash_sync(h))
         return -1;
+    h->nfresh = 0;
     for (size_t q = 0; q < h->nchanged; q++) {
         uint32_t i = h->changed[q];
         h->e[i].flags &= (uint8_t)~E_DONE; /* (left by a pass that ran out of memory) */
@@ -310,6 +359,8 @@ int sat_hash_step(sat_hash *h, sat_hash_delta *out)
             if (test_changed(h, h->changed[q]))
                 return -1;
     }
+    if (fresh_make(h))
+        return -1;
     return finish_step(h, out);
 }
 

@@ -761,6 +761,30 @@ sat_status sat_shape_scale(sat_shape *s, double factor)
     return SAT_OK;
 }
 
+sat_status sat_shape_set_transform(sat_shape *s, sat_vec pos, sat_vec pos_lo, double angle,
+                                   double scale, double radius)
+{
+    int round = s->kind == SAT_CIRCLE || s->kind == SAT_CAPSULE;
+    if (!isfinite(pos.x) || !isfinite(pos.y) || !isfinite(pos_lo.x) || !isfinite(pos_lo.y) ||
+        !isfinite(angle) || !isfinite(scale) || !isfinite(radius))
+        return SAT_ERR_NONFINITE;
+    if (!sat__in_range(pos.x) || !sat__in_range(pos.y) || !sat__in_range(radius))
+        return SAT_ERR_RANGE;
+    if (!(scale > 0.0) || (s->kind == SAT_CIRCLE && scale != 1.0))
+        return SAT_ERR_BAD_SCALE;
+    if (radius < 0.0 || (!round && radius != 0.0))
+        return SAT_ERR_NEGATIVE_RADIUS;
+    if (sat__needs_local(s, angle, scale))
+        return SAT_ERR_NO_LOCAL;
+    s->pos = pos;
+    s->pos_lo = pos_lo;
+    s->angle = angle;
+    s->scale = scale;
+    s->radius = radius;
+    update_cache(s);
+    return SAT_OK;
+}
+
 /* A circle keeps its size in the radius (its scale stays 1), so radius() returns exactly
  * what setRadius() was given. */
 sat_status sat_circle_set_radius(sat_shape *s, double radius)

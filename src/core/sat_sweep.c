@@ -32,6 +32,14 @@
 
 enum { SWEEP_NONE = 0, SWEEP_CONTACT = 1, SWEEP_OVERLAP = 2 };
 
+/* A core is a segment when the shape has one of some length. A capsule of zero length
+ * (sat.capsule(x, y, x, y, r)) is a point, as a circle's core: its direction is a
+ * placeholder, so no line, normal or face of the sweep may come from it. */
+static inline int has_line(const sat_shape *s)
+{
+    return sat__has_segment(s) && sat__seg_len(s) > 0.0;
+}
+
 /* What the ray found: the times of pressing in (lo, hi), and the first touch: its time,
  * the normal there (from a toward b) and, for a flat face, the gap and closing speed from
  * which the move is computed exactly. */
@@ -109,7 +117,7 @@ static double core_max(const sat_shape *s, sat_vec m)
         sat__project(s, m, &lo, &hi);
         return hi;
     }
-    return sat__has_segment(s) ? fabs(sat__dot(sat__seg_half(s), m)) : 0.0;
+    return has_line(s) ? fabs(sat__dot(sat__seg_half(s), m)) : 0.0;
 }
 
 /* The vertex of a polygon's offsets with the least dot product with n, climbing forward from
@@ -212,9 +220,9 @@ static int flat_axes(sweep *w, const sat_shape *a, const sat_shape *b, sat_vec r
         return 0;
     if (b->kind == SAT_POLYGON && !flat_polygon_axes(w, b, a, r, 1.0))
         return 0;
-    if (sat__has_segment(a) && !flat_segment_axes(w, a, b, r, -1.0))
+    if (has_line(a) && !flat_segment_axes(w, a, b, r, -1.0))
         return 0;
-    if (sat__has_segment(b) && !flat_segment_axes(w, b, a, r, 1.0))
+    if (has_line(b) && !flat_segment_axes(w, b, a, r, 1.0))
         return 0;
     return 1;
 }
@@ -223,12 +231,12 @@ static int flat_axes(sweep *w, const sat_shape *a, const sat_shape *b, sat_vec r
  * crossed from beyond the tolerance on one side to beyond it on the other. */
 static int flat_crossing(sweep *w, const sat_shape *a, const sat_shape *b, sat_vec r, double tol)
 {
-    const sat_shape *s = sat__has_segment(a) ? a : b;
-    if (!sat__has_segment(s))
+    const sat_shape *s = has_line(a) ? a : b;
+    if (!has_line(s))
         return SWEEP_NONE; /* two points */
     sat_vec u = sat__seg_dir(s), n = sat__perp(u), v = w->v;
-    double L = (sat__has_segment(a) ? sat__seg_len(a) : 0.0) +
-               (sat__has_segment(b) ? sat__seg_len(b) : 0.0);
+    double L = (has_line(a) ? sat__seg_len(a) : 0.0) +
+               (has_line(b) ? sat__seg_len(b) : 0.0);
     double s0 = -sat__dot(n, r), s1 = s0 + sat__dot(n, v);
     if (!((s0 > tol && s1 < -tol) || (s0 < -tol && s1 > tol)))
         return SWEEP_NONE;
@@ -249,7 +257,7 @@ static int no_area(const sat_shape *a, const sat_shape *b, double tol)
 {
     if (a->kind == SAT_POLYGON || b->kind == SAT_POLYGON)
         return 0;
-    if (!sat__has_segment(a) || !sat__has_segment(b))
+    if (!has_line(a) || !has_line(b))
         return 1;
     double thin = fmin(sat__seg_len(a), sat__seg_len(b));
     return 2.0 * thin * fabs(sat__cross(sat__seg_dir(a), sat__seg_dir(b))) <= tol;
@@ -266,7 +274,7 @@ typedef struct rcore {
 
 static int rc_vertices(const rcore *c)
 {
-    return c->s->kind == SAT_POLYGON ? c->s->count : sat__has_segment(c->s) ? 2 : 1;
+    return c->s->kind == SAT_POLYGON ? c->s->count : has_line(c->s) ? 2 : 1;
 }
 
 static sat_vec rc_vertex(const rcore *c, int i)
@@ -274,7 +282,7 @@ static sat_vec rc_vertex(const rcore *c, int i)
     sat_vec o = sat__v(0.0, 0.0);
     if (c->s->kind == SAT_POLYGON)
         o = sat__coff(c->s)[i];
-    else if (sat__has_segment(c->s))
+    else if (has_line(c->s))
         o = i ? sat__seg_half(c->s) : sat__neg(sat__seg_half(c->s));
     return sat__add(c->base, sat__mul(o, c->sign));
 }
@@ -283,7 +291,7 @@ static sat_vec rc_vertex(const rcore *c, int i)
  * polygon of two vertices and two edges; its support along its own normal is its line. */
 static int rc_edges(const rcore *c)
 {
-    return c->s->kind == SAT_POLYGON ? c->s->count : sat__has_segment(c->s) ? 2 : 0;
+    return c->s->kind == SAT_POLYGON ? c->s->count : has_line(c->s) ? 2 : 0;
 }
 
 static sat_vec rc_edge(const rcore *c, int i, double *h)
@@ -457,7 +465,7 @@ static int round_sweep(sweep *w, const sat_shape *a, const sat_shape *b, sat_vec
     if (X.s->kind == SAT_POLYGON) {
         /* the same faces as rc_face, X's without its generality (a pair test's hot loop) */
         const sat_vec *n = sat__cnormal(X.s);
-        sat_vec hs = sat__has_segment(S.s) ? sat__seg_half(S.s) : sat__v(0.0, 0.0);
+        sat_vec hs = has_line(S.s) ? sat__seg_half(S.s) : sat__v(0.0, 0.0);
         for (; f < X.s->count; f++) {
             sat_vec m = sat__mul(n[f], X.sign);
             double h = sat__dot(m, sat__add(X.base, S.base)) + sat__support(X.s, f) +

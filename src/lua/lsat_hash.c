@@ -10,9 +10,14 @@
  * every shape userdata (so its sat_shape) alive while it is in the hash, and lets a shape
  * reference its world without a leak (an ordinary cycle for the collector). It is never
  * handed out: no Lua code can drop a shape the core still points at. Which handle a shape
- * has, the core knows (sat_hash_find). The same table keeps, under keys 0 and -1, the hit
- * and response tables that results given to fill have dropped, for the next result that
- * needs one: a table shared by queries of varying counts makes no garbage either.
+ * has, the core knows (sat_hash_find). The same table keeps, under keys 0 to -2, the pool:
+ * the tables that results given to fill have dropped (hits, responses, move's collisions,
+ * all alike), for the next result that needs one, so that a table shared by calls of varying
+ * counts makes no garbage either. One pool for every kind, bounded: tables going from a
+ * query's result to a move's and back stay in it (with a pool per kind they piled up in the
+ * kind they went to, kilobytes a frame). A table is in the pool once, and taken out of it
+ * when a caller gives it back in a result to fill; within one result each table fills one
+ * entry: `where` tells, for each table, its place in the pool or the fill that took it.
  *
  * No pointer into the hash's memory is held across a call that can run the collector.
  * Creating an object (a table, a userdata, a string) can run a finalizer, and a finalizer
@@ -34,7 +39,8 @@
 
 typedef struct lhash {
     sat_hash *h;
-    int cap; /* the user value's array part holds handles 1..cap */
+    int cap;        /* the user value's array part holds handles 1..cap */
+    lua_Number fill; /* the marks of fills so far (pool_marks) */
 } lhash;
 
 static lhash *check_hash(lua_State *L)
@@ -69,16 +75,140 @@ static int push_shapes(lua_State *L)
     return lua_gettop(L);
 }
 
-/* The pools of tables dropped from results, in the user value. */
-enum { POOL_HITS = 0, POOL_RESPONSES = -1 };
+/* The pool, in the user value: the tables (POOL_LIST[1..size]), where each table is
+ * (POOL_WHERE, weak keys: table -> its index in the list, or the negative mark of the fill
+ * that took it last), and the string "other" (move's key for the other shape, cleared with
+ * shape, a and b when a table goes in). */
+enum { POOL_LIST = 0, POOL_WHERE = -1, POOL_OTHER = -2, POOL_FIRST_KEY = POOL_OTHER };
 
-/* Pushes pool `which` and returns its index. */
-static int push_pool(lua_State *L, int which)
+/* The most tables the pool keeps: more are dropped to the collector. */
+#define POOL_MAX 1024
+
+/* Pushes the list and `where` of the pool; returns the list's index (where's is + 1). */
+static int push_pool(lua_State *L)
 {
+    int uv;
     sat_getuservalue(L, 1);
-    lua_rawgeti(L, -1, which);
-    lua_remove(L, -2);
-    return lua_gettop(L);
+    uv = lua_gettop(L);
+    lua_rawgeti(L, uv, POOL_LIST);
+    lua_rawgeti(L, uv, POOL_WHERE);
+    lua_remove(L, uv);
+    return uv;
+}
+
+/* where[v] for the table at v (absolute): 0 when none. */
+static lua_Number where_of(lua_State *L, int where, int v)
+{
+    lua_Number w;
+    lua_pushvalue(L, v);
+    lua_rawget(L, where);
+    w = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+    lua_pop(L, 1);
+    return w;
+}
+
+static void set_where(lua_State *L, int where, int v, lua_Number w)
+{
+    lua_pushvalue(L, v);
+    if (w != 0)
+        lua_pushnumber(L, w);
+    else
+        lua_pushnil(L);
+    lua_rawset(L, where);
+}
+
+/* Takes the table at v (absolute, at index i of the list) out of the pool: the last one
+ * fills its place. */
+static void pool_remove(lua_State *L, int list, int where, int v, int i)
+{
+    int size = (int)lua_rawlen(L, list);
+    lua_rawgeti(L, list, i);
+    if (i < 1 || i > size || !lua_rawequal(L, -1, v)) { /* not there: nothing to undo */
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);
+    if (i < size) {
+        int last;
+        lua_rawgeti(L, list, size);
+        last = lua_gettop(L);
+        set_where(L, where, last, i);
+        lua_rawseti(L, list, i);
+    }
+    lua_pushnil(L);
+    lua_rawseti(L, list, size);
+}
+
+/* A new mark for one round of a fill (negative: where's marks of pooled tables are not). */
+static lua_Number pool_mark(lhash *lh)
+{
+    lh->fill += 1;
+    if (lh->fill > 9007199254740000.0) /* (2^53: never, at a billion fills a second) */
+        lh->fill = 1;
+    return -lh->fill;
+}
+
+/* Makes t[k] (t absolute; the pool's list and where at list and list + 1) a table of its own
+ * for the fill marked `take`: the table there unless another entry of this fill has it
+ * (taken out of the pool if the caller gave back a table the pool held), else one from the
+ * pool, else, with make, a new one (which may run the collector). Returns 0 when it would
+ * need a new one and make is 0: then nothing was allocated. */
+static int pool_claim(lua_State *L, int list, int t, int k, lua_Number take, int make)
+{
+    int where = list + 1, v, size;
+    lua_rawgeti(L, t, k);
+    v = lua_gettop(L);
+    if (lua_istable(L, v)) {
+        lua_Number w = where_of(L, where, v);
+        if (w != take) {
+            if (w > 0)
+                pool_remove(L, list, where, v, (int)w);
+            set_where(L, where, v, take);
+            lua_pop(L, 1);
+            return 1;
+        }
+    }
+    lua_pop(L, 1);
+    size = (int)lua_rawlen(L, list);
+    if (size > 0) {
+        lua_rawgeti(L, list, size);
+        lua_pushnil(L);
+        lua_rawseti(L, list, size);
+    } else if (make) {
+        lua_createtable(L, 0, 8);
+    } else {
+        return 0;
+    }
+    set_where(L, where, lua_gettop(L), take);
+    lua_rawseti(L, t, k);
+    return 1;
+}
+
+/* pool_claim for t[1..n]; with responses (and make), each made a response (lsat_make_response).
+ * Returns 0 when a table is missing and make is 0. */
+static int pool_claim_all(lua_State *L, int t, int n, lua_Number take, int make, int responses)
+{
+    int list = push_pool(L), k, ok = 1;
+    for (k = 1; k <= n && ok; k++) {
+        ok = pool_claim(L, list, t, k, take, make);
+        if (ok && responses && make) { /* (without make: lsat_fill_response checks) */
+            lua_rawgeti(L, t, k);
+            lsat_make_response(L, -1);
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 2);
+    return ok;
+}
+
+/* Pushes t[k] when it is a table (1), else nothing (0). */
+static int get_table_at(lua_State *L, int t, int k)
+{
+    lua_rawgeti(L, t, k);
+    if (lua_istable(L, -1))
+        return 1;
+    lua_pop(L, 1);
+    return 0;
 }
 
 /* The table argument at arg (the caller's, to be filled and trimmed), or a new one, at an
@@ -94,29 +224,46 @@ static int out_table(lua_State *L, int arg)
     return arg;
 }
 
-/* Removes t[n + 1], t[n + 2], ... up to the first nil; with a pool (which >= -1), the
- * tables among them go to it, their keys `k1` and `k2` (shape references) cleared. */
-static void trim_into(lua_State *L, int t, int n, int which, int k1, int k2)
+/* Removes t[n + 1], t[n + 2], ... up to the first nil; with a mark (the fill's, not 0), the
+ * tables among them go to the pool (each once, up to POOL_MAX; none that this fill has in
+ * t[1..n]), their shape references (shape, a, b, other) cleared. Allocates nothing but the
+ * pool's own growth. */
+static void trim_into(lua_State *L, int t, int n, lua_Number take)
 {
-    int pool = which >= -1 ? push_pool(L, which) : 0;
-    int size = pool ? (int)lua_rawlen(L, pool) : 0;
+    int pool = take != 0;
+    int list = pool ? push_pool(L) : 0, where = list + 1;
     for (;;) {
         lua_rawgeti(L, t, ++n);
         if (lua_isnil(L, -1)) {
-            lua_pop(L, 1 + (pool != 0));
+            lua_pop(L, 1 + 2 * (pool != 0));
             return;
         }
         if (pool && lua_istable(L, -1)) {
-            int r = lua_gettop(L);
-            lua_pushvalue(L, k1);
-            lua_pushnil(L);
-            lua_rawset(L, r);
-            if (k2) {
-                lua_pushvalue(L, k2);
+            int r = lua_gettop(L), size = (int)lua_rawlen(L, list);
+            lua_Number w = where_of(L, where, r);
+            if (w <= 0 && w != take) {
+                static const int keys[3] = {LSAT_K_SHAPE, LSAT_K_A, LSAT_K_B};
+                int i;
+                for (i = 0; i < 3; i++) {
+                    lua_pushvalue(L, LSAT_KEY(keys[i]));
+                    lua_pushnil(L);
+                    lua_rawset(L, r);
+                }
+                sat_getuservalue(L, 1);
+                lua_rawgeti(L, -1, POOL_OTHER);
                 lua_pushnil(L);
                 lua_rawset(L, r);
+                lua_pop(L, 1);
+                if (size < POOL_MAX) {
+                    set_where(L, where, r, size + 1);
+                    lua_rawseti(L, list, size + 1);
+                } else {
+                    set_where(L, where, r, 0);
+                    lua_pop(L, 1);
+                }
+            } else {
+                lua_pop(L, 1);
             }
-            lua_rawseti(L, pool, ++size);
         } else {
             lua_pop(L, 1);
         }
@@ -127,7 +274,55 @@ static void trim_into(lua_State *L, int t, int n, int which, int k1, int k2)
 
 static void trim(lua_State *L, int t, int n)
 {
-    trim_into(L, t, n, -2, 0, 0);
+    trim_into(L, t, n, 0);
+}
+
+/* hash:mark() -> a new mark, for hash:claim and hash:trim (world:move's collisions). */
+static int h_mark(lua_State *L)
+{
+    lua_pushnumber(L, pool_mark(check_hash(L)));
+    return 1;
+}
+
+/* hash:claim(t, k, mark) -> t[k] made a table of its own for the fill marked `mark`: the
+ * one there unless t[j] has it for the same mark, else one from the pool, else a new one. */
+static int h_claim(lua_State *L)
+{
+    lua_Number take;
+    int k, round;
+    check_hash(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    k = (int)luaL_checkinteger(L, 3);
+    take = luaL_checknumber(L, 4);
+    luaL_argcheck(L, k >= 1, 3, "index must be >= 1");
+    luaL_argcheck(L, take < 0, 4, "not a mark");
+    lua_settop(L, 4);
+    for (round = 0;; round++) {
+        int list;
+        if (round == LSAT_MAX_ROUNDS)
+            return too_many_rounds(L);
+        list = push_pool(L);
+        pool_claim(L, list, 2, k, take, 1);
+        lua_settop(L, 4);
+        if (get_table_at(L, 2, k)) /* (a finalizer run by a new table may change t) */
+            return 1;
+    }
+}
+
+/* hash:trim(t, n, mark) -> t: t[n + 1], ... removed, their tables into the pool (trim_into). */
+static int h_trim(lua_State *L)
+{
+    lua_Number take;
+    int n;
+    check_hash(L);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    n = (int)luaL_checkinteger(L, 3);
+    take = luaL_checknumber(L, 4);
+    luaL_argcheck(L, n >= 0, 3, "count must be >= 0");
+    luaL_argcheck(L, take < 0, 4, "not a mark");
+    lua_settop(L, 2);
+    trim_into(L, 2, n, take);
+    return 1;
 }
 
 /* t[1..n] = the shapes of the handles, the rest trimmed; returns t. */
@@ -145,36 +340,6 @@ static int return_shapes(lua_State *L, int t, const uint32_t *ids, int n)
     trim(L, t, n);
     lua_pushvalue(L, t);
     return 1;
-}
-
-/* t[k] made a table if it is not one (t absolute): one from the pool, or a new one (which
- * may run the collector). */
-static void make_table_at(lua_State *L, int t, int k, int which)
-{
-    lua_rawgeti(L, t, k);
-    if (!lua_istable(L, -1)) {
-        int pool = push_pool(L, which), size = (int)lua_rawlen(L, pool);
-        if (size > 0) {
-            lua_rawgeti(L, pool, size);
-            lua_pushnil(L);
-            lua_rawseti(L, pool, size);
-        } else {
-            lua_createtable(L, 0, 8);
-        }
-        lua_rawseti(L, t, k);
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-}
-
-/* Pushes t[k] when it is a table (1), else nothing (0). */
-static int get_table_at(lua_State *L, int t, int k)
-{
-    lua_rawgeti(L, t, k);
-    if (lua_istable(L, -1))
-        return 1;
-    lua_pop(L, 1);
-    return 0;
 }
 
 /* t[key] = part + 1 (a part's index in parts(), from 1), or nil for part -1 (no compound). */
@@ -244,7 +409,7 @@ static void reserve_shapes(lua_State *L, lhash *lh, int need)
      * the end nothing allocates (the new table holds every key it is given). */
     if (cap > lh->cap) {
         old = push_shapes(L);
-        for (k = POOL_RESPONSES; k <= lh->cap; k++) {
+        for (k = POOL_FIRST_KEY; k <= lh->cap; k++) {
             lua_rawgeti(L, old, k);
             lua_rawseti(L, t, k);
         }
@@ -315,6 +480,17 @@ static int h_remove(lua_State *L)
     if (handle == SAT_HASH_NONE) {
         lua_pushboolean(L, 0);
         return 1;
+    }
+    /* the room for the ids first: out of memory there leaves the shape in (it once left the
+     * core, then failed to list what it dropped: the world kept it half-removed) */
+    n = sat_hash_remove_count(lh->h, handle);
+    for (k = 1; k <= n; k++) {
+        lua_rawgeti(L, 3, k);
+        if (lua_isnil(L, -1)) {
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, 3, k);
+        }
+        lua_pop(L, 1);
     }
     n = sat_hash_remove(lh->h, handle, &dropped);
     push_shapes(L);
@@ -465,24 +641,25 @@ static int h_query_segment(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_vec p1, p2;
-    int t, n = 0, k, round;
+    lua_Number take;
+    int t, n, round;
     p1.x = lsat_checkfinite(L, 2), p1.y = lsat_checkfinite(L, 3);
     p2.x = lsat_checkfinite(L, 4), p2.y = lsat_checkfinite(L, 5);
     luaL_argcheck(L, isfinite(p2.x - p1.x) && isfinite(p2.y - p1.y), 4, "segment too long");
     t = out_table(L, 6);
     for (round = 0;; round++) {
         const sat_hash_hit *hits;
+        take = pool_mark(lh);
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
-        for (k = 1; k <= n; k++)
-            make_table_at(L, t, k, POOL_HITS);
         n = sat_hash_query_segment(lh->h, p1, p2, &hits);
         if (n < 0)
             return nomem(L);
-        if (fill_hits(L, t, hits, n, p1, p2))
+        if (pool_claim_all(L, t, n, take, 0, 0) && fill_hits(L, t, hits, n, p1, p2))
             break;
+        pool_claim_all(L, t, n, pool_mark(lh), 1, 0); /* (the hits are stale after: again) */
     }
-    trim_into(L, t, n, POOL_HITS, LSAT_KEY(LSAT_K_SHAPE), 0);
+    trim_into(L, t, n, take);
     lua_pushvalue(L, t);
     return 1;
 }
@@ -519,24 +696,21 @@ static int h_collisions(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_shape *s = lsat_checkshape(L, 2);
-    int filter = lua_toboolean(L, 3), t = out_table(L, 4), n = 0, k, round;
+    int filter = lua_toboolean(L, 3), t = out_table(L, 4), n, round;
+    lua_Number take;
     for (round = 0;; round++) {
         const sat_hash_pair *pairs;
+        take = pool_mark(lh);
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
-        for (k = 1; k <= n; k++) {
-            make_table_at(L, t, k, POOL_RESPONSES);
-            lua_rawgeti(L, t, k);
-            lsat_make_response(L, -1);
-            lua_pop(L, 1);
-        }
         n = sat_hash_collisions(lh->h, s, sat_hash_find(lh->h, s), filter, &pairs);
         if (n < 0)
             return nomem(L);
-        if (fill_collisions(L, lh, t, s, pairs, n))
+        if (pool_claim_all(L, t, n, take, 0, 1) && fill_collisions(L, lh, t, s, pairs, n))
             break;
+        pool_claim_all(L, t, n, pool_mark(lh), 1, 1); /* (the pairs are stale after: again) */
     }
-    trim_into(L, t, n, POOL_RESPONSES, LSAT_KEY(LSAT_K_A), LSAT_KEY(LSAT_K_B));
+    trim_into(L, t, n, take);
     lua_pushvalue(L, t);
     return 1;
 }
@@ -832,11 +1006,18 @@ static int l_new_hash(lua_State *L)
     lh->cap = 0;
     lua_pushvalue(L, lua_upvalueindex(LSAT_UV_HASHMT));
     lua_setmetatable(L, -2);
+    lh->fill = 0;
     lua_newtable(L);
     lua_newtable(L);
-    lua_rawseti(L, -2, POOL_HITS);
-    lua_newtable(L);
-    lua_rawseti(L, -2, POOL_RESPONSES);
+    lua_rawseti(L, -2, POOL_LIST);
+    lua_newtable(L); /* where: weak keys, so that a table dropped by all is not kept here */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_rawseti(L, -2, POOL_WHERE);
+    lua_pushliteral(L, "other");
+    lua_rawseti(L, -2, POOL_OTHER);
     sat_setuservalue(L, -2);
     lh->h = sat_hash_new(cell);
     if (lh->h == NULL)
@@ -866,6 +1047,9 @@ static const luaL_Reg hash_methods[] = {
     {"sweep", h_sweep},
     {"cells", h_cells},
     {"levels", h_levels},
+    {"mark", h_mark},
+    {"claim", h_claim},
+    {"trim", h_trim},
     {"limits", h_limits},
     {NULL, NULL}};
 

@@ -973,11 +973,56 @@ static void link_lookups(lua_State *L, int base)
     lua_pop(L, 1);
 }
 
+/* ---- exact transforms, for the world's digest and snapshots (lua/sat/world_state.lua) -- */
+
+/* core.transformBits(shape) -> x, y, xlo, ylo, angle, scale, radius, category, mask: what
+ * the shape holds, unrounded (the position is the double-double x + xlo, y + ylo). Not
+ * public API: the pure backend has its twin. */
+static int l_transform_bits(lua_State *L)
+{
+    const sat_shape *s = lsat_checkshape(L, 1);
+    lua_pushnumber(L, s->pos.x);
+    lua_pushnumber(L, s->pos.y);
+    lua_pushnumber(L, s->pos_lo.x);
+    lua_pushnumber(L, s->pos_lo.y);
+    lua_pushnumber(L, s->angle);
+    lua_pushnumber(L, s->scale);
+    lua_pushnumber(L, s->radius);
+    sat_pushuint32(L, s->category);
+    sat_pushuint32(L, s->mask);
+    return 9;
+}
+
+/* core.setTransformBits(shape, x, y, xlo, ylo, angle, scale, radius) -> shape: puts back
+ * what transformBits read (sat_shape_set_transform); a lean polygon is given its block
+ * first when it needs one, as rotate does. */
+static int l_set_transform_bits(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    sat_vec pos, lo;
+    double angle, scale, radius;
+    sat_status st;
+    pos.x = luaL_checknumber(L, 2);
+    pos.y = luaL_checknumber(L, 3);
+    lo.x = luaL_checknumber(L, 4);
+    lo.y = luaL_checknumber(L, 5);
+    angle = luaL_checknumber(L, 6);
+    scale = luaL_checknumber(L, 7);
+    radius = luaL_checknumber(L, 8);
+    st = sat_shape_set_transform(s, pos, lo, angle, scale, radius);
+    if (st == SAT_ERR_NO_LOCAL) {
+        give_local(L, 1, s);
+        st = sat_shape_set_transform(s, pos, lo, angle, scale, radius);
+    }
+    return transformed(L, st);
+}
+
 static const luaL_Reg module_funcs[] = {
     {"circle", l_circle},   {"point", l_point},     {"polygon", l_polygon},
     {"box", l_box},         {"segment", l_segment}, {"capsule", l_capsule},
     {"concave", l_concave}, {"compound", l_compound}, {"chain", l_chain},
-    {"isShape", l_is_shape}, {"ghost", l_ghost}, {NULL, NULL}};
+    {"isShape", l_is_shape}, {"ghost", l_ghost}, {"transformBits", l_transform_bits},
+    {"setTransformBits", l_set_transform_bits}, {NULL, NULL}};
 
 void lsat_open_shape(lua_State *L, int module, int base)
 {

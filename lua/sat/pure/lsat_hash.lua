@@ -1,0 +1,924 @@
+--- lsat_hash.lua - the pure backend's twin of src/lua/lsat_hash.c: the binding of the spatial
+-- hash (sat_hash*.lua): core.newHash(cellSize).
+--
+-- The hash object is the engine under sat.world (lua/sat/world.lua), which is the public API;
+-- these methods trust their arguments' meaning (the world checks them first) but still check
+-- types, with the C's words. Handles and contact ids go to Lua as numbers from 1 (the core's
+-- plus one).
+--
+-- A hash object is a table (a userdata natively: marked by U.UD) holding the core's hash and
+-- the table handle -> shape that keeps every shape it holds alive (the C's user value, with
+-- the same pools of dropped hit and response tables at keys 0 and -1). The core's hash is
+-- referred to by the shapes' member records, the object by nothing of the core's: when the
+-- object is collected, its finalizer unlinks those records (sat_hash_free), as the C's __gc
+-- does, so that a shape outliving its world keeps no trace of it.
+--
+-- As in C, each method makes the tables and vecs it will fill first (making one may run a
+-- finalizer, which may change this very hash or take a table away), then runs the query (which
+-- makes nothing), then fills them with raw gets and sets alone (which run no finalizer); when
+-- what it made turns out too few, it makes more and runs the query again.
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
+local U = require("sat.pure.lsat_util")
+local K = require("sat.pure.sat_constants")
+local H = require("sat.pure.sat_hash")
+local Q = require("sat.pure.sat_hash_query")
+local ST = require("sat.pure.sat_hash_step")
+local RESP = require("sat.pure.lsat_response")
+
+local M = {}
+
+local type, rawget, rawset, select = type, rawget, rawset, select
+local setmetatable, getmetatable, tonumber = setmetatable, getmetatable, tonumber
+local floor = math.floor
+local format = string.format
+local tointeger = math.tointeger
+
+local REC, VX, VY, UD = U.REC, U.VX, U.VY, U.UD
+local argerror, checkshape, checktable, checkfinite = U.argerror, U.checkshape, U.checktable,
+  U.checkfinite
+local istable, tovec, push_vec, rawmetatable = U.istable, U.tovec, U.push_vec, U.rawmetatable
+local rawlen = U.rawlen
+
+local SAT_HASH_NONE, SAT_HASH_STATIC = H.SAT_HASH_NONE, H.SAT_HASH_STATIC
+local sat_hash_find, sat_hash_reserve, sat_hash_insert = H.sat_hash_find, H.sat_hash_reserve,
+  H.sat_hash_insert
+local sat_hash_sweep = Q.sat_hash_sweep
+local HIT_HANDLE, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_T, H.HIT_NX, H.HIT_NY,
+  H.HIT_STRIDE
+local PR_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE = H.PR_B,
+  H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA, H.PR_STRIDE
+local SW_HANDLE, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_OVERLAP, SW_NX, SW_NY = H.SW_HANDLE,
+  H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_OVERLAP, H.SW_NX, H.SW_NY
+local SW_AINB, SW_BINA, SW_STRIDE = H.SW_AINB, H.SW_BINA, H.SW_STRIDE
+
+-- Rounds of "make the tables, query, fill" before giving up.
+local MAX_ROUNDS = 64
+
+-- The object's private keys: the core's hash, and the user value (handle + 1 -> shape; the
+-- pools at 0 and -1).
+local CORE = setmetatable({}, { __tostring = function() return "hash: core key" end })
+local SHAPES = setmetatable({}, { __tostring = function() return "hash: shapes key" end })
+
+-- The pool, in the user value (lsat_hash.c's): the tables (POOL_LIST[1..size]), where each
+-- table is (POOL_WHERE, weak keys: table -> its index in the list, or the negative mark of the
+-- fill that took it last). One pool for every kind, bounded by POOL_MAX.
+local POOL_LIST, POOL_WHERE = 0, -1
+local POOL_MAX = 1024
+-- The object's count of fills so far (lhash.fill).
+local FILL = setmetatable({}, { __tostring = function() return "sat.hash.fill" end })
+
+local HASHMT = { __name = U.MT_HASH }
+local METHODS = {}
+
+local function nomem()
+  U.error("not enough memory")
+end
+
+local function too_many_rounds()
+  U.error("result table changed while being filled")
+end
+
+-- The core's hash of the object, or the C's errors.
+local function check_hash(self)
+  local h = type(self) == "table" and rawget(self, CORE) or nil
+  if h == nil or rawmetatable(self) ~= HASHMT then
+    argerror(1, "hash expected")
+  end
+  if h.freed then
+    U.error("attempt to use a freed hash")
+  end
+  return h
+end
+
+-- The record of the shape at arg (lsat_checkshape), checked inline first.
+local function shape_arg(v, arg, top)
+  local rec = type(v) == "table" and rawget(v, REC) or nil
+  if rec == nil then
+    rec = checkshape(v, arg, top)
+  end
+  return rec
+end
+
+-- luaL_checknumber / luaL_optnumber: a number (a numeric string converted), as a float; the
+-- error names the type as luaL_typeerror does (__name from 5.3 on).
+local function checknumber(v, arg, top)
+  local n = v
+  if type(n) ~= "number" then
+    n = type(v) == "string" and tonumber(v) or nil
+    if n == nil then
+      local got
+      if U.VERSION >= 53 and arg <= top then
+        local mt = rawmetatable(v)
+        local name = type(mt) == "table" and rawget(mt, "__name") or nil
+        if type(name) == "string" then
+          got = name
+        end
+      end
+      argerror(arg, format("number expected, got %s", got or U.lua_typename(v, arg, top)))
+    end
+  end
+  return n * 1.0
+end
+
+-- The table argument at arg (to be filled and trimmed), or a new one. Making one can run a
+-- finalizer: call it before any query.
+local function out_table(v, arg, top)
+  if v == nil then
+    return {}
+  end
+  return checktable(v, arg, top)
+end
+
+-- where[v]: 0 when none.
+local function where_of(where, v)
+  local w = rawget(where, v)
+  return type(w) == "number" and w or 0
+end
+
+local function set_where(where, v, w)
+  if w ~= 0 then
+    rawset(where, v, w)
+  else
+    rawset(where, v, nil)
+  end
+end
+
+-- Takes the table v (at index i of the list) out of the pool: the last one fills its place.
+local function pool_remove(list, where, v, i)
+  local size = rawlen(list)
+  if i < 1 or i > size or rawget(list, i) ~= v then -- (not there: nothing to undo)
+    return
+  end
+  if i < size then
+    local last = rawget(list, size)
+    set_where(where, last, i)
+    rawset(list, i, last)
+  end
+  rawset(list, size, nil)
+end
+
+-- A new mark for one round of a fill (negative: where's marks of pooled tables are not).
+local function pool_mark(self)
+  local fill = rawget(self, FILL) + 1
+  if fill > 9007199254740000.0 then
+    fill = 1
+  end
+  rawset(self, FILL, fill)
+  return -fill
+end
+
+-- Makes t[k] a table of its own for the fill marked `take`: the table there unless another
+-- entry of this fill has it (taken out of the pool if the caller gave back a pooled table),
+-- else one from the pool, else, with make, a new one. False when it would need a new one and
+-- make is false: then nothing was made.
+local function pool_claim(list, where, t, k, take, make)
+  local v = rawget(t, k)
+  if istable(v) then
+    local w = where_of(where, v)
+    if w ~= take then
+      if w > 0 then
+        pool_remove(list, where, v, w)
+      end
+      set_where(where, v, take)
+      return true
+    end
+  end
+  local size = rawlen(list)
+  if size > 0 then
+    v = rawget(list, size)
+    rawset(list, size, nil)
+  elseif make then
+    v = {}
+  else
+    return false
+  end
+  set_where(where, v, take)
+  rawset(t, k, v)
+  return true
+end
+
+local make_response
+
+-- pool_claim for t[1..n]; with responses (and make), each made a response.
+local function pool_claim_all(self, t, n, take, make, responses)
+  local shapes = rawget(self, SHAPES)
+  local list, where = rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE)
+  local ok = true
+  local k = 1
+  while k <= n and ok do
+    ok = pool_claim(list, where, t, k, take, make)
+    if ok and responses and make then -- (without make: fill_response checks)
+      make_response(rawget(t, k))
+    end
+    k = k + 1
+  end
+  return ok
+end
+
+-- Removes t[n + 1], t[n + 2], ... up to the first nil; with a mark (the fill's, not 0), the
+-- tables among them go to the pool (each once, up to POOL_MAX; none that this fill has in
+-- t[1..n]), their shape references (shape, a, b, other) cleared.
+local function trim_into(self, t, n, take)
+  local list, where
+  if take ~= 0 then
+    local shapes = rawget(self, SHAPES)
+    list, where = rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE)
+  end
+  while true do
+    n = n + 1
+    local v = rawget(t, n)
+    if v == nil then
+      return
+    end
+    if list and istable(v) then
+      local w = where_of(where, v)
+      if w <= 0 and w ~= take then
+        rawset(v, "shape", nil)
+        rawset(v, "a", nil)
+        rawset(v, "b", nil)
+        rawset(v, "other", nil)
+        local size = rawlen(list)
+        if size < POOL_MAX then
+          set_where(where, v, size + 1)
+          rawset(list, size + 1, v)
+        else
+          set_where(where, v, 0)
+        end
+      end
+    end
+    rawset(t, n, nil)
+  end
+end
+
+local function trim(t, n)
+  trim_into(nil, t, n, 0)
+end
+
+-- t[1..n] = the shapes of the handles, the rest trimmed; returns t.
+local function return_shapes(self, t, ids, n)
+  local shapes = rawget(self, SHAPES)
+  for k = 1, n do
+    rawset(t, k, shapes[ids[k] + 1])
+  end
+  trim(t, n)
+  return t
+end
+
+-- t[k] when it is a table, else nil.
+local function get_table_at(t, k)
+  local v = rawget(t, k)
+  if istable(v) then
+    return v
+  end
+  return nil
+end
+
+-- luaL_checkinteger, as the world calls it (a number with an integer value).
+local function checkinteger(v, arg, top)
+  local n = checknumber(v, arg, top)
+  if n ~= floor(n) then
+    argerror(arg, "number has no integer representation")
+  end
+  return n
+end
+
+-- hash:mark() -> a new mark, for hash:claim and hash:trim (world:move's collisions).
+local function h_mark(self)
+  check_hash(self)
+  return pool_mark(self)
+end
+
+-- hash:claim(t, k, mark) -> t[k] made a table of its own for the fill marked `mark`: the one
+-- there unless t[j] has it for the same mark, else one from the pool, else a new one.
+local function h_claim(...)
+  local self, t, k, take = ...
+  local top = select("#", ...)
+  check_hash(self)
+  checktable(t, 2, top)
+  k = checkinteger(k, 3, top)
+  take = checknumber(take, 4, top)
+  if not (k >= 1) then
+    argerror(3, "index must be >= 1")
+  end
+  if not (take < 0) then
+    argerror(4, "not a mark")
+  end
+  local shapes = rawget(self, SHAPES)
+  local round = 0
+  while true do
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    pool_claim(rawget(shapes, POOL_LIST), rawget(shapes, POOL_WHERE), t, k, take, true)
+    local v = get_table_at(t, k) -- (a finalizer run by a new table may change t)
+    if v ~= nil then
+      return v
+    end
+    round = round + 1
+  end
+end
+
+-- hash:trim(t, n, mark) -> t: t[n + 1], ... removed, their tables into the pool (trim_into).
+local function h_trim(...)
+  local self, t, n, take = ...
+  local top = select("#", ...)
+  check_hash(self)
+  checktable(t, 2, top)
+  n = checkinteger(n, 3, top)
+  take = checknumber(take, 4, top)
+  if not (n >= 0) then
+    argerror(3, "count must be >= 0")
+  end
+  if not (take < 0) then
+    argerror(4, "not a mark")
+  end
+  trim_into(self, t, n, take)
+  return t
+end
+
+-- ---- responses: made ready first, filled after ---------------------------------------------
+
+local RESPMT = RESP.RESPMT
+
+-- Gives the table r the response metatable (when it has none) and vecs under normal and mtv
+-- (where it has none), so that filling it makes nothing.
+function make_response(r)
+  local n = rawget(r, "normal")
+  if tovec(n) == nil then
+    rawset(r, "normal", push_vec(0.0, 0.0))
+    n = rawget(r, "normal") -- (after the allocation)
+  end
+  local m = rawget(r, "mtv")
+  if tovec(m) == nil or rawequal(m, n) then
+    rawset(r, "mtv", push_vec(0.0, 0.0))
+  end
+end
+
+-- Writes (x, y) into the vec at r[key]; false (nothing written) when there is none.
+local function set_vec_in_place(r, key, x, y)
+  local p = rawget(r, key)
+  if tovec(p) == nil then
+    return false
+  end
+  rawset(p, VX, x)
+  rawset(p, VY, y)
+  return true
+end
+
+-- Fills the response r from a result (a_in_b, b_in_a: booleans), seen from a (flip: from b),
+-- making nothing: false when a vec is missing (a finalizer took it).
+local function fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip)
+  if flip then
+    nx, ny = -nx + 0.0, -ny + 0.0
+    mx, my = -mx + 0.0, -my + 0.0
+    a_in_b, b_in_a = b_in_a, a_in_b
+  end
+  local pn, pm = rawget(r, "normal"), rawget(r, "mtv")
+  if tovec(pn) == nil or tovec(pm) == nil or rawequal(pn, pm) then
+    return false
+  end
+  if rawmetatable(r) == nil then
+    setmetatable(r, RESPMT)
+  end
+  set_vec_in_place(r, "normal", nx, ny)
+  set_vec_in_place(r, "mtv", mx, my)
+  rawset(r, "overlap", overlap)
+  rawset(r, "aInB", a_in_b)
+  rawset(r, "bInA", b_in_a)
+  return true
+end
+
+-- ---- membership -----------------------------------------------------------------------------
+
+-- hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
+-- byHandle, also byHandle[handle] = shape.
+local function h_add(...)
+  local self, shape, static, by = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  local s = shape_arg(shape, 2, top)
+  local flags = static and SAT_HASH_STATIC or 0
+  if by ~= nil then
+    checktable(by, 4, top)
+  end
+  if sat_hash_find(h, s) ~= SAT_HASH_NONE then
+    return false
+  end
+  if s.members == nil then
+    s.members = false -- (sat_hash_insert's first write, made before the handle is reserved)
+  end
+  local rc, handle = sat_hash_reserve(h)
+  if rc ~= 0 then
+    nomem()
+  end
+  rawset(rawget(self, SHAPES), handle + 1, shape)
+  if by ~= nil then
+    rawset(by, handle + 1, shape)
+  end
+  rc, handle = sat_hash_insert(h, s, flags) -- (cannot fail once reserved)
+  if rc ~= 0 then
+    nomem()
+  end
+  return handle + 1
+end
+
+-- hash:remove(shape, out) -> n, or false when it was not in: out[1..n] the ids of the contacts
+-- it was in.
+local function h_remove(...)
+  local self, shape, out = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  local s = shape_arg(shape, 2, top)
+  local handle = sat_hash_find(h, s)
+  checktable(out, 3, top)
+  if handle == SAT_HASH_NONE then
+    return false
+  end
+  -- the room for the ids first: out of memory there leaves the shape in
+  local n = H.sat_hash_remove_count(h, handle)
+  for k = 1, n do
+    if rawget(out, k) == nil then
+      rawset(out, k, false)
+    end
+  end
+  local dropped
+  n, dropped = H.sat_hash_remove(h, handle)
+  rawset(rawget(self, SHAPES), handle + 1, nil)
+  for k = 1, n do
+    rawset(out, k, dropped[k] + 1)
+  end
+  return n
+end
+
+-- hash:has(shape) -> boolean
+local function h_has(self, shape)
+  local h = check_hash(self)
+  local s = U.toshape(shape)
+  return s ~= nil and sat_hash_find(h, s) ~= SAT_HASH_NONE
+end
+
+-- hash:isStatic(shape) -> boolean (false when not in)
+local function h_is_static(self, shape)
+  local h = check_hash(self)
+  local s = U.toshape(shape)
+  local handle = s and sat_hash_find(h, s) or SAT_HASH_NONE
+  return handle ~= SAT_HASH_NONE and H.sat_hash_is_static(h, handle) ~= 0
+end
+
+local function h_count(self)
+  return H.sat_hash_count(check_hash(self))
+end
+
+local function h_cell_size(self)
+  return H.sat_hash_cell_size(check_hash(self))
+end
+
+-- hash:shapes([t]) -> the shapes in insertion order
+local function h_shapes(...)
+  local self, t = ...
+  local h = check_hash(self)
+  t = out_table(t, 2, select("#", ...))
+  local n, ids = H.sat_hash_handles(h)
+  return return_shapes(self, t, ids, n)
+end
+
+local function h_sync(self)
+  H.sat_hash_sync(check_hash(self))
+end
+
+-- ---- queries ----------------------------------------------------------------------------------
+
+-- hash:queryPoint(x, y [, t])
+local function h_query_point(...)
+  local self, x, y, t = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  x, y = checkfinite(x, 2, top), checkfinite(y, 3, top)
+  t = out_table(t, 4, top)
+  local n, ids = Q.sat_hash_query_point(h, x, y)
+  return return_shapes(self, t, ids, n)
+end
+
+-- hash:queryRect(x, y, w, h [, t]), w and h >= 0
+local function h_query_rect(...)
+  local self, x, y, w, hh, t = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  x, y = checkfinite(x, 2, top), checkfinite(y, 3, top)
+  w, hh = checkfinite(w, 4, top), checkfinite(hh, 5, top)
+  if not (w >= 0.0) then
+    argerror(4, "width must be >= 0")
+  end
+  if not (hh >= 0.0) then
+    argerror(5, "height must be >= 0")
+  end
+  local x2, y2 = x + w, y + hh
+  if not (x2 - x2 == 0 and y2 - y2 == 0) then
+    argerror(4, "rectangle too large")
+  end
+  t = out_table(t, 6, top)
+  local n, ids = Q.sat_hash_query_rect(h, x, y, x2, y2)
+  return return_shapes(self, t, ids, n)
+end
+
+-- hash:queryShape(shape [, t]) / hash:neighbors(shape [, t]): the shape itself excluded.
+local function shape_query(neighbors, top, self, shape, t)
+  local h = check_hash(self)
+  local s = shape_arg(shape, 2, top)
+  t = out_table(t, 3, top)
+  local me = sat_hash_find(h, s)
+  local n, ids
+  if neighbors then
+    n, ids = Q.sat_hash_neighbors(h, s, me)
+  else
+    n, ids = Q.sat_hash_query_shape(h, s, me)
+  end
+  return return_shapes(self, t, ids, n)
+end
+
+local function h_query_shape(...)
+  return (shape_query(false, select("#", ...), ...))
+end
+
+local function h_neighbors(...)
+  return (shape_query(true, select("#", ...), ...))
+end
+
+-- Fills t[1..n] with the hits {shape, t, x, y, nx, ny}; false when t[k] is not a table for
+-- some k (nothing made).
+local function fill_hits(self, t, h, idx, n, p1x, p1y, p2x, p2y)
+  local shapes, hits = rawget(self, SHAPES), h.hits
+  for k = 1, n do
+    local hit = get_table_at(t, k)
+    if hit == nil then
+      return false
+    end
+    local o = (idx[k] - 1) * HIT_STRIDE
+    local u = hits[o + HIT_T]
+    rawset(hit, "shape", shapes[hits[o + HIT_HANDLE] + 1])
+    rawset(hit, "t", u)
+    rawset(hit, "x", u >= 1.0 and p2x or p1x + (p2x - p1x) * u)
+    rawset(hit, "y", u >= 1.0 and p2y or p1y + (p2y - p1y) * u)
+    rawset(hit, "nx", hits[o + HIT_NX])
+    rawset(hit, "ny", hits[o + HIT_NY])
+  end
+  return true
+end
+
+-- hash:querySegment(x1, y1, x2, y2 [, t]) -> { {shape=, t=, x=, y=, nx=, ny=}, ... }
+local function h_query_segment(...)
+  local self, x1, y1, x2, y2, t = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  x1, y1 = checkfinite(x1, 2, top), checkfinite(y1, 3, top)
+  x2, y2 = checkfinite(x2, 4, top), checkfinite(y2, 5, top)
+  local dx, dy = x2 - x1, y2 - y1
+  if not (dx - dx == 0 and dy - dy == 0) then
+    argerror(4, "segment too long")
+  end
+  t = out_table(t, 6, top)
+  local n, take
+  local round = 0
+  while true do
+    take = pool_mark(self)
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    local idx
+    n, idx = Q.sat_hash_query_segment(h, x1, y1, x2, y2)
+    if pool_claim_all(self, t, n, take, false, false) and
+        fill_hits(self, t, h, idx, n, x1, y1, x2, y2) then
+      break
+    end
+    pool_claim_all(self, t, n, pool_mark(self), true, false) -- (the hits are stale after: again)
+    round = round + 1
+  end
+  trim_into(self, t, n, take)
+  return t
+end
+
+-- Fills t[1..n] with responses from shape to the others of the pairs.
+local function fill_collisions(self, t, h, shape, n)
+  local shapes, pairs = rawget(self, SHAPES), h.pairs
+  for k = 1, n do
+    local r = get_table_at(t, k)
+    local o = (k - 1) * PR_STRIDE
+    if r == nil or not fill_response(r, pairs[o + PR_OVERLAP], pairs[o + PR_NX],
+      pairs[o + PR_NY], pairs[o + PR_MX], pairs[o + PR_MY], pairs[o + PR_AINB] ~= 0,
+      pairs[o + PR_BINA] ~= 0, false) then
+      return false
+    end
+    rawset(r, "a", shape)
+    rawset(r, "b", shapes[pairs[o + PR_B] + 1])
+  end
+  return true
+end
+
+-- hash:collisions(shape, filter [, t]) -> list of responses (r.a = shape, r.b = other)
+local function h_collisions(...)
+  local self, shape, filter, t = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  local s = shape_arg(shape, 2, top)
+  filter = filter and true or false
+  t = out_table(t, 4, top)
+  local n, take
+  local round = 0
+  while true do
+    take = pool_mark(self)
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    n = Q.sat_hash_collisions(h, s, sat_hash_find(h, s), filter)
+    if pool_claim_all(self, t, n, take, false, true) and fill_collisions(self, t, h, shape, n) then
+      break
+    end
+    pool_claim_all(self, t, n, pool_mark(self), true, true) -- (the pairs are stale after: again)
+    round = round + 1
+  end
+  trim_into(self, t, n, take)
+  return t
+end
+
+-- ---- the step ----------------------------------------------------------------------------------
+
+-- Writes the triple (id, a, b) of contact id into buf at o + 1..3: its id (from 1) and its two
+-- shapes (a added first).
+local function put_contact(h, buf, shapes, id, o)
+  rawset(buf, o + 1, id + 1)
+  rawset(buf, o + 2, shapes[h.c_a[id] + 1])
+  rawset(buf, o + 3, shapes[h.c_b[id] + 1])
+end
+
+-- hash:step(buf) -> ended, added, updated: what changed in the contacts, as contact ids in
+-- buf (see lsat_hash.c).
+local function h_step(...)
+  local self, buf = ...
+  local h = check_hash(self)
+  checktable(buf, 2, select("#", ...))
+  local _, ended, added, updated, ne, na, nu = ST.sat_hash_step(h)
+  local shapes = rawget(self, SHAPES)
+  local o = 0
+  for k = 1, ne do
+    o = o + 1
+    rawset(buf, o, ended[k] + 1)
+  end
+  for k = 1, na do
+    put_contact(h, buf, shapes, added[k], o)
+    o = o + 3
+  end
+  for k = 1, nu do
+    o = o + 1
+    rawset(buf, o, updated[k] + 1)
+  end
+  trim(buf, o)
+  return ne, na, nu
+end
+
+-- hash:contacts(buf) -> n: every contact of the last step in pair order, as triples (id, a, b)
+-- in buf, what buf held past them removed.
+local function h_contacts(...)
+  local self, buf = ...
+  local h = check_hash(self)
+  checktable(buf, 2, select("#", ...))
+  local n, ids = ST.sat_hash_contacts(h)
+  local shapes = rawget(self, SHAPES)
+  for k = 1, n do
+    put_contact(h, buf, shapes, ids[k], 3 * (k - 1))
+  end
+  trim(buf, 3 * n)
+  return n
+end
+
+-- hash:fill(response, id, flip) -> response: the result of contact id (from its a to its b;
+-- flip: from b to a) written into the response.
+local function h_fill(...)
+  local self, r, id, flip = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  id = checknumber(id, 3, top)
+  flip = flip and true or false
+  checktable(r, 2, top)
+  local round = 0
+  while true do
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    make_response(r)
+    local c = id >= 1 and id <= 4294967295.0 and id == floor(id) and
+      ST.sat_hash_contact_of(h, id - 1)
+    if not c then
+      argerror(3, "no such contact")
+    end
+    local k = id - 1
+    if fill_response(r, h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k],
+      h.c_ainb[k] ~= 0, h.c_bina[k] ~= 0, flip) then
+      break
+    end
+    round = round + 1
+  end
+  return r
+end
+
+-- hash:response(t, overlap, nx, ny, aInB, bInA) -> t made a response (metatable, numbers,
+-- vecs); the caller sets a and b.
+local function h_response(...)
+  local self, r, overlap, nx, ny, a_in_b, b_in_a = ...
+  local top = select("#", ...)
+  check_hash(self)
+  checktable(r, 2, top)
+  overlap = checkfinite(overlap, 3, top)
+  nx = checkfinite(nx, 4, top)
+  ny = checkfinite(ny, 5, top)
+  local mx, my = -nx * overlap + 0.0, -ny * overlap + 0.0
+  a_in_b, b_in_a = a_in_b and true or false, b_in_a and true or false
+  local round = 0
+  while true do
+    if round == MAX_ROUNDS then
+      too_many_rounds()
+    end
+    make_response(r)
+    if fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
+      break
+    end
+    round = round + 1
+  end
+  return r
+end
+
+-- hash:sweep's buffer: BUF_STRIDE numbers per hit (lsat_hash.c's HIT_*; lua/sat/world_move.lua
+-- reads it under those names). Flags are 1 or 0 (floats, as the C's lua_pushnumber).
+local BUF_OTHER, BUF_T, BUF_MX, BUF_MY, BUF_NX, BUF_NY = 1, 2, 3, 4, 5, 6
+local BUF_OVERLAP, BUF_OVERLAPPING, BUF_AINB, BUF_BINA, BUF_STRIDE = 7, 8, 9, 10, 10
+
+-- hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written into
+-- buf.
+local function h_sweep(...)
+  local self, shape, vx, vy, buf = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  local s = shape_arg(shape, 2, top)
+  vx, vy = checkfinite(vx, 3, top), checkfinite(vy, 4, top)
+  checktable(buf, 5, top)
+  local n, idx = sat_hash_sweep(h, s, sat_hash_find(h, s), vx, vy, true)
+  if n < 0 then
+    nomem()
+  end
+  local shapes, sweeps = rawget(self, SHAPES), h.sweeps
+  for k = 1, n do
+    local j = (idx[k] - 1) * SW_STRIDE
+    local o = (k - 1) * BUF_STRIDE
+    rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
+    rawset(buf, o + BUF_T, sweeps[j + SW_T])
+    rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
+    rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
+    rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
+    rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
+    rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
+    rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
+    rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
+    rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
+  end
+  return n
+end
+
+-- hash:cells([level [, t]]) -> flat list cx, cy, count, ... of the cells of the level
+-- (default 0) holding shapes, by row then column.
+local function h_cells(...)
+  local self, level, t = ...
+  local top = select("#", ...)
+  local h = check_hash(self)
+  if level == nil then
+    level = 0.0
+  else
+    level = checknumber(level, 2, top)
+  end
+  t = out_table(t, 3, top)
+  if not (level == floor(level) and level >= 0) then
+    argerror(2, "level must be an integer >= 0")
+  end
+  local n, xs, ys, ns = H.sat_hash_cells(h, level > 4096 and 4096 or level)
+  for k = 1, n do
+    rawset(t, 3 * k - 2, xs[k] * 1.0)
+    rawset(t, 3 * k - 1, ys[k] * 1.0)
+    rawset(t, 3 * k, ns[k] * 1.0)
+  end
+  trim(t, 3 * n)
+  return t
+end
+
+-- hash:levels([t]) -> the levels holding shapes, ascending (a sync first).
+local function h_levels(...)
+  local self, t = ...
+  local h = check_hash(self)
+  t = out_table(t, 2, select("#", ...))
+  H.sat_hash_sync(h)
+  local n, levels = H.sat_hash_levels(h)
+  for k = 1, n do
+    local v = levels[k]
+    if tointeger then
+      v = tointeger(v)
+    end
+    rawset(t, k, v)
+  end
+  trim(t, n)
+  return t
+end
+
+-- hash:limits() -> the largest coordinate the core takes, and its message for beyond it.
+local function h_limits(self)
+  check_hash(self)
+  return K.SAT_MAX_COORD, K.sat_status_message(K.SAT_ERR_RANGE)
+end
+
+local function h_tostring(self)
+  local h = check_hash(self)
+  return format("hash(%d shapes, cell %s)", H.sat_hash_count(h),
+    U.fmt_num(H.sat_hash_cell_size(h)))
+end
+
+-- The finalizer: the core's hash unlinks its records from the shapes it still holds.
+local function h_gc(self)
+  local h = type(self) == "table" and rawget(self, CORE) or nil
+  if h ~= nil then
+    H.sat_hash_free(h)
+  end
+end
+
+-- Lua 5.1 and LuaJIT finalize no table: the object holds a userdata whose finalizer frees its
+-- hash (a closure of the hash, never of the object, which it would keep alive).
+local newproxy = rawget(_G, "newproxy")
+local GC = setmetatable({}, { __tostring = function() return "hash: gc key" end })
+
+-- core.newHash([cellSize])
+local function l_new_hash(...)
+  local cell = ...
+  local top = select("#", ...)
+  cell = U.optfinite(cell, 1, top, H.SAT_HASH_DEFAULT_CELL)
+  if not (cell > 0.0) then
+    argerror(1, "cell size must be > 0")
+  end
+  if not (cell >= H.SAT_HASH_MIN_CELL and cell <= H.SAT_HASH_MAX_CELL) then
+    argerror(1, "cell size must be between 1e-100 and 1e150")
+  end
+  local shapes = { [POOL_LIST] = {}, [POOL_WHERE] = setmetatable({}, { __mode = "k" }) }
+  local h = H.sat_hash_new(cell)
+  if h == nil then
+    nomem()
+  end
+  local self = { [UD] = true, [CORE] = h, [SHAPES] = shapes, [FILL] = 0 }
+  if U.VERSION < 52 and newproxy ~= nil then
+    local gc = newproxy(true)
+    getmetatable(gc).__gc = function() H.sat_hash_free(h) end
+    self[GC] = gc
+  end
+  return setmetatable(self, HASHMT)
+end
+
+local hash_methods = {
+  { "add", h_add },
+  { "remove", h_remove },
+  { "has", h_has },
+  { "isStatic", h_is_static },
+  { "count", h_count },
+  { "cellSize", h_cell_size },
+  { "shapes", h_shapes },
+  { "sync", h_sync },
+  { "queryPoint", h_query_point },
+  { "queryRect", h_query_rect },
+  { "querySegment", h_query_segment },
+  { "queryShape", h_query_shape },
+  { "neighbors", h_neighbors },
+  { "collisions", h_collisions },
+  { "step", h_step },
+  { "contacts", h_contacts },
+  { "fill", h_fill },
+  { "response", h_response },
+  { "sweep", h_sweep },
+  { "cells", h_cells },
+  { "levels", h_levels },
+  { "limits", h_limits },
+  { "mark", h_mark },
+  { "claim", h_claim },
+  { "trim", h_trim },
+}
+
+U.setfuncs(METHODS, hash_methods)
+HASHMT.__index = METHODS
+U.setfuncs(HASHMT, { { "__gc", h_gc }, { "__tostring", h_tostring } })
+U.protect_metatable(HASHMT, U.MT_HASH)
+
+--- lsat_open_hash: registers core.newHash into the module table.
+function M.open(module)
+  U.setfuncs(module, { { "newHash", l_new_hash } })
+end
+
+return M

@@ -1,0 +1,171 @@
+--- lsat_response.lua - the pure backend's twin of src/lua/lsat_response.c: the narrow phase
+-- from Lua: sat.test, sat.collide and shape:collidesWith, and the response type sat.collide
+-- fills.
+--
+-- These are the calls a game makes most: each checks its shapes inline (the full checks, with
+-- the argument count, only once one fails) and calls the core directly; the core fills one
+-- result table of this file's (read into locals before anything is allocated: a finalizer run
+-- by an allocation may collide shapes itself), and with a reused response table sat.collide
+-- allocates nothing.
+local U = require("sat.pure.lsat_util")
+local C = require("sat.pure.sat_collide")
+local LS = require("sat.pure.lsat_shape")
+
+local M = {}
+
+local type, rawget, rawset, select, setmetatable = type, rawget, rawset, select, setmetatable
+local concat = table.concat
+
+local REC, VX, VY = U.REC, U.VX, U.VY
+local checkshape, set_vec, fmt_num, type_name = U.checkshape, U.set_vec, U.fmt_num, U.type_name
+local push_vec, rawmetatable = U.push_vec, U.rawmetatable
+
+local sat_test, sat_collide = C.sat_test, C.sat_collide
+
+-- The core's result (sat_result): filled by sat_collide, read at once.
+local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+
+local RESPMT = { __name = U.MT_RESPONSE }
+M.RESPMT = RESPMT -- (lsat_hash.lua's responses have it too)
+
+local function l_test(...)
+  local a, b = ...
+  local ra = type(a) == "table" and rawget(a, REC)
+  local rb = type(b) == "table" and rawget(b, REC)
+  if not (ra and rb) then
+    local top = select("#", ...)
+    ra = checkshape(a, 1, top)
+    rb = checkshape(b, 2, top)
+  end
+  return sat_test(ra, rb) ~= 0
+end
+
+local function shape_collides_with(...)
+  local a, b = ...
+  local ra = type(a) == "table" and rawget(a, REC)
+  local rb = type(b) == "table" and rawget(b, REC)
+  if not (ra and rb) then
+    local top = select("#", ...)
+    ra = U.checkself(a, "collidesWith", top)
+    rb = checkshape(b, 2, top)
+  end
+  if sat_collide(ra, rb, R) == 0 then
+    return false, 0.0, 0.0
+  end
+  return true, R.mx * 1.0, R.my * 1.0
+end
+
+local function l_collide(...)
+  local a, b, r = ...
+  local ra = type(a) == "table" and rawget(a, REC)
+  local rb = type(b) == "table" and rawget(b, REC)
+  local mt -- r's metatable (lua_getmetatable): a response of ours is a table and nothing else
+  local valid = true
+  if r ~= nil then
+    mt = rawmetatable(r)
+    if mt ~= RESPMT or type(r) ~= "table" then
+      valid = U.istable(r)
+    end
+  end
+  if not (ra and rb and valid) then
+    local top = select("#", ...)
+    ra = checkshape(a, 1, top)
+    rb = checkshape(b, 2, top)
+    if not valid then
+      U.type_error(3, "table", r, top)
+    end
+  end
+  if sat_collide(ra, rb, R) == 0 then
+    return nil
+  end
+  local overlap, nx, ny, mx, my = R.overlap * 1.0, R.nx * 1.0, R.ny * 1.0, R.mx * 1.0,
+    R.my * 1.0
+  local a_in_b, b_in_a = R.a_in_b ~= 0, R.b_in_a ~= 0
+  if r ~= nil then
+    if mt == nil then
+      setmetatable(r, RESPMT)
+      mt = RESPMT
+    end
+  else
+    r = setmetatable({}, RESPMT)
+    mt = RESPMT
+  end
+  if mt == RESPMT then -- no __index, no __newindex: plain reads and writes are raw
+    r.a = a
+    r.b = b
+    r.overlap = overlap
+    local v = r.normal
+    if type(v) == "table" and rawget(v, VX) ~= nil then
+      v[VX] = nx
+      v[VY] = ny
+    else
+      r.normal = push_vec(nx, ny)
+    end
+    v = r.mtv
+    if type(v) == "table" and rawget(v, VX) ~= nil then
+      v[VX] = mx
+      v[VY] = my
+    else
+      r.mtv = push_vec(mx, my)
+    end
+    r.aInB = a_in_b
+    r.bInA = b_in_a
+    return r
+  end
+  rawset(r, "a", a)
+  rawset(r, "b", b)
+  rawset(r, "overlap", overlap)
+  set_vec(r, "normal", nx, ny)
+  set_vec(r, "mtv", mx, my)
+  rawset(r, "aInB", a_in_b)
+  rawset(r, "bInA", b_in_a)
+  return r
+end
+
+-- "name value" of a response field.
+local function add_field(r, name)
+  local v = rawget(r, name)
+  local text
+  if type(v) == "table" and rawget(v, VX) ~= nil then
+    text = "vec(" .. fmt_num(v[VX]) .. ", " .. fmt_num(v[VY]) .. ")"
+  elseif type(v) == "number" then
+    text = fmt_num(v)
+  elseif type(v) == "boolean" then
+    text = v and "true" or "false"
+  else
+    text = type_name(v)
+  end
+  return name .. " " .. text
+end
+
+local FIELDS = { "overlap", "normal", "mtv", "aInB", "bInA" }
+
+local function response_tostring(...)
+  local r = ...
+  U.checktable(r, 1, select("#", ...))
+  local parts = {}
+  for i = 1, #FIELDS do
+    parts[i] = add_field(r, FIELDS[i])
+  end
+  return "response(" .. concat(parts, ", ") .. ")"
+end
+
+local response_meta = { { "__tostring", response_tostring } }
+
+local module_funcs = { { "test", l_test }, { "collide", l_collide } }
+
+local shape_methods = { { "collidesWith", shape_collides_with } }
+
+for k = 0, 4 do
+  U.setfuncs(LS.METHODS[k], shape_methods)
+end
+U.setfuncs(RESPMT, response_meta)
+U.protect_metatable(RESPMT, U.MT_RESPONSE)
+U.response_metatable(RESPMT)
+
+--- lsat_open_response: registers sat.test and sat.collide into the module table.
+function M.open(module)
+  U.setfuncs(module, module_funcs)
+end
+
+return M

@@ -1,0 +1,501 @@
+--- sat_hash_query.lua - the pure backend's twin of src/core/sat_hash_query.c: the spatial
+-- hash's queries. Gathering the candidates of a box or a segment level by level, the point,
+-- rectangle, segment and shape queries, the collisions of one shape and the sweep of a moving
+-- one.
+--
+-- Results (sat_hash.lua): the count and buffers of the hash, 1-based, valid until the next
+-- call: the handles (queries), or records of the C structs' fields (segment hits, pairs,
+-- sweep hits; sat_hash.lua's layouts), sorted through an array of their numbers where the C
+-- sorts the structs.
+--
+-- Nothing here makes an object (a table, a closure, a string): a finalizer run by the
+-- collector, which may change this very hash, can then only run before a call or after it.
+-- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
+-- LuaJIT runs this file interpreted (its functions, and those they define): its short
+-- loops over cells and chains, nested and met from many call sites, make the trace
+-- compiler abort and retry, and fill its trace cache, which it then flushes, over and
+-- over (a world frame 20 to 30 times slower than with the compiler off).
+if rawget(_G, "jit") then
+  jit.off(true, true)
+end
+
+local K = require("sat.pure.sat_constants")
+local I = require("sat.pure.sat_internal")
+local S = require("sat.pure.sat_shape")
+local C = require("sat.pure.sat_collide")
+local H = require("sat.pure.sat_hash")
+local RC = require("sat.pure.sat_raycast")
+local SW = require("sat.pure.sat_sweep")
+
+local M = {}
+
+local SAT_HASH_NONE, CELL_LIMIT = H.SAT_HASH_NONE, H.CELL_LIMIT
+local DBL_EPSILON, DBL_MIN = H.DBL_EPSILON, H.DBL_MIN
+local ROUNDING = K.SAT_BROAD_ROUNDING * DBL_EPSILON
+local SEGMENT_SLACK = K.SAT_BROAD_SEGMENT_SLACK
+local fmin, fmax = I.fmin, I.fmax
+
+local cell_of, padded_box, accepts, sort = H.cell_of, H.padded_box, H.accepts, H.sort
+local next_count, sat_hash_sync = H.next_count, H.sat_hash_sync
+local sat_test, sat_collide = C.sat_test, C.sat_collide
+local sat_shape_contains, sat_shape_position = S.sat_shape_contains, S.sat_shape_position
+local raycast, sweep = RC.sat_shape_raycast, SW.sat_sweep
+
+local floor = math.floor
+local KX, KN = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
+
+local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_SEQ, H.HIT_T,
+  H.HIT_NX, H.HIT_NY, H.HIT_STRIDE
+local PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE =
+  H.PR_B, H.PR_SEQ_B, H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA,
+  H.PR_STRIDE
+local SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2 = H.SW_HANDLE, H.SW_SEQ,
+  H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_DIST2
+local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE = H.SW_OVERLAP,
+  H.SW_NX, H.SW_NY, H.SW_RMX, H.SW_RMY, H.SW_AINB, H.SW_BINA, H.SW_STRIDE
+
+-- ---- gathering candidates -------------------------------------------------------------------
+
+-- The entries filed in cell (cx, cy) of the level (its table of cells, its table of rows)
+-- whose boxes overlap q and that this query has not met yet (the stamp), into h.keys from
+-- n + 1 on; returns the new n.
+local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+  local id
+  if cx < KN and cx > -KN and cy < KN and cy > -KN then
+    id = cells[cx * KX + cy + 0.5]
+  else
+    local row = far[cx + 0.5]
+    id = row and row[cy + 0.5]
+  end
+  if id == nil then
+    return n
+  end
+  local n_e, n_next, st = h.n_e, h.n_next, h.stamp
+  local ex1, ey1, ex2, ey2, keys = h.x1, h.y1, h.x2, h.y2, h.keys
+  while id ~= 0 do
+    local i = n_e[id]
+    if st[i] ~= stamp then
+      st[i] = stamp
+      if ex1[i] <= qx2 and qx1 <= ex2[i] and ey1[i] <= qy2 and qy1 <= ey2[i] then
+        n = n + 1
+        keys[n] = i
+      end
+    end
+    id = n_next[id]
+  end
+  return n
+end
+
+-- Every entry of the level whose box overlaps q and that this query has not met.
+local function scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+  local ents, count = h.lv_ents[level], h.lv_count[level]
+  local st, ex1, ey1, ex2, ey2, keys = h.stamp, h.x1, h.y1, h.x2, h.y2, h.keys
+  for j = 1, count do
+    local i = ents[j]
+    if st[i] ~= stamp and ex1[i] <= qx2 and qx1 <= ex2[i] and ey1[i] <= qy2 and qy1 <= ey2[i]
+    then
+      st[i] = stamp
+      n = n + 1
+      keys[n] = i
+    end
+  end
+  return n
+end
+
+-- Starts a query: its stamp, `self` already met.
+local function gather_begin(h, self)
+  sat_hash_sync(h)
+  local stamp = next_count(h, "stamp_count")
+  if self ~= SAT_HASH_NONE then
+    h.stamp[self] = stamp
+  end
+  return stamp
+end
+
+--- sat__hash_gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n) -> n: the entries of one
+-- level whose box overlaps q and that the query of this stamp has not met, into h.keys from
+-- n + 1 on: the cells q covers there, or the level's entries when they are fewer.
+local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+  local inv = h.lv_inv[level]
+  -- cell_of, four times, inline
+  local c = qx1 * inv
+  local x0 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qy1 * inv
+  local y0 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qx2 * inv
+  local x1 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  c = qy2 * inv
+  local y1 = not (c > -CELL_LIMIT) and -CELL_LIMIT or not (c < CELL_LIMIT) and CELL_LIMIT
+    or floor(c) + 0.0
+  -- range_cells > scan_limit
+  if ((x1 - x0) + 1.0) * ((y1 - y0) + 1.0) > 2.0 * h.lv_count[level] + 16.0 then
+    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+  end
+  local cells, far = h.lv_cells[level], h.lv_far[level]
+  if not (x0 > -KN and x1 < KN and y0 > -KN and y1 < KN) then
+    for cy = y0, y1 do
+      for cx = x0, x1 do
+        n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+      end
+    end
+    return n
+  end
+  -- every cell near the origin: gather_cell's near case, inline (the same walk)
+  local n_e, n_next, st = h.n_e, h.n_next, h.stamp
+  local ex1, ey1, ex2, ey2, keys = h.x1, h.y1, h.x2, h.y2, h.keys
+  for cy = y0, y1 do
+    for cx = x0, x1 do
+      local id = cells[cx * KX + cy + 0.5]
+      if id ~= nil then
+        while id ~= 0 do
+          local i = n_e[id]
+          if st[i] ~= stamp then
+            st[i] = stamp
+            if ex1[i] <= qx2 and qx1 <= ex2[i] and ey1[i] <= qy2 and qy1 <= ey2[i] then
+              n = n + 1
+              keys[n] = i
+            end
+          end
+          id = n_next[id]
+        end
+      end
+    end
+  end
+  return n
+end
+M.sat__hash_gather_box_level = gather_box_level
+
+--- sat__hash_gather_box(h, qx1, qy1, qx2, qy2, self) -> n: every entry (except self) whose
+-- box overlaps q, once each, into h.keys[1..n]. Syncs first.
+local function gather_box(h, qx1, qy1, qx2, qy2, self)
+  local stamp = gather_begin(h, self)
+  local used = h.used
+  local n = 0
+  for u = 1, h.nused do
+    n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n)
+  end
+  return n
+end
+M.sat__hash_gather_box = gather_box
+
+-- Sorts h.keys[1..n] by insertion.
+local function sort_keys(h, n)
+  if n > 1 then
+    sort(h.keys, n, h.by_seq, h.tmp)
+  end
+end
+
+-- ---- queries --------------------------------------------------------------------------------
+
+-- The box of a point or a segment, padded for the rounding of coordinates far from 0.
+local function point_box(x1, y1, x2, y2)
+  local pad = ROUNDING * ((x1 < 0 and -x1 or x1 + 0.0) + (y1 < 0 and -y1 or y1 + 0.0) +
+    (x2 < 0 and -x2 or x2 + 0.0) + (y2 < 0 and -y2 or y2 + 0.0)) + DBL_MIN
+  return (x1 < x2 and x1 or x2) - pad, (y1 < y2 and y1 or y2) - pad,
+    (x1 < x2 and x2 or x1) + pad, (y1 < y2 and y2 or y1) + pad
+end
+
+--- sat_hash_query_point(h, x, y) -> n, handles: the shapes containing the point (boundary
+-- included), by insertion.
+local function query_point(h, x, y)
+  local qx1, qy1, qx2, qy2 = point_box(x, y, x, y)
+  local n = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
+  local keys, shape = h.keys, h.shape
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    if sat_shape_contains(shape[i], x, y) ~= 0 then
+      m = m + 1
+      keys[m] = i
+    end
+  end
+  sort_keys(h, m)
+  return m, keys
+end
+M.sat_hash_query_point = query_point
+
+--- sat_hash_query_shape(h, s, self) -> n, handles: the shapes overlapping or touching s,
+-- except the entry self (SAT_HASH_NONE for none).
+function M.sat_hash_query_shape(h, s, self)
+  local qx1, qy1, qx2, qy2 = padded_box(s)
+  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local keys, shape = h.keys, h.shape
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    if sat_test(s, shape[i]) ~= 0 then
+      m = m + 1
+      keys[m] = i
+    end
+  end
+  sort_keys(h, m)
+  return m, keys
+end
+
+--- sat_hash_neighbors(h, s, self) -> n, handles: the shapes whose padded box overlaps s's.
+function M.sat_hash_neighbors(h, s, self)
+  local qx1, qy1, qx2, qy2 = padded_box(s)
+  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  sort_keys(h, n)
+  return n, h.keys
+end
+
+-- Candidates along the segment at one level: column by column, the rows the segment crosses
+-- there (a little widened), so a long diagonal costs its length in cells, not its box.
+local function gather_segment_level(h, level, p1x, p1y, p2x, p2y, qx1, qy1, qx2, qy2, stamp, n)
+  local inv = h.lv_inv[level]
+  local x0, x1 = cell_of(qx1, inv), cell_of(qx2, inv)
+  local y0, y1 = cell_of(qy1, inv), cell_of(qy2, inv)
+  local cost = ((x1 - x0) + 1.0) + ((y1 - y0) + 1.0)
+  if cost > 2.0 * h.lv_count[level] + 16.0 then
+    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+  end
+  if ((x1 - x0) + 1.0) * ((y1 - y0) + 1.0) <= 4.0 then
+    return gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+  end
+  local cells, far = h.lv_cells[level], h.lv_far[level]
+  local side = 1.0 / inv
+  local dx, dy = p2x - p1x, p2y - p1y
+  for cx = x0, x1 do
+    local xa, xb = cx * side, (cx + 1) * side
+    -- The clamped end columns hold everything beyond them, not one cell's width.
+    if xa < qx1 or cx <= -CELL_LIMIT then
+      xa = qx1
+    end
+    if xb > qx2 or cx >= CELL_LIMIT then
+      xb = qx2
+    end
+    local ya, yb = qy1, qy2
+    if dx ~= 0.0 then
+      local ta, tb = (xa - p1x) / dx, (xb - p1x) / dx
+      local u, w = p1y + dy * ta, p1y + dy * tb
+      local slack = ROUNDING * ((u < 0 and -u or u + 0.0) + (w < 0 and -w or w + 0.0)) +
+        (qy2 - qy1) * SEGMENT_SLACK
+      ya = (u < w and u or w) - slack
+      yb = (u < w and w or u) + slack
+      if ya < qy1 then
+        ya = qy1
+      end
+      if yb > qy2 then
+        yb = qy2
+      end
+    end
+    local ra, rb = cell_of(ya, inv), cell_of(yb, inv)
+    for cy = ra, rb do
+      n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+    end
+  end
+  return n
+end
+
+local function gather_segment(h, p1x, p1y, p2x, p2y)
+  local stamp = gather_begin(h, SAT_HASH_NONE)
+  local qx1, qy1, qx2, qy2 = point_box(p1x, p1y, p2x, p2y)
+  local used = h.used
+  local n = 0
+  for u = 1, h.nused do
+    n = gather_segment_level(h, used[u], p1x, p1y, p2x, p2y, qx1, qy1, qx2, qy2, stamp, n)
+  end
+  return n
+end
+
+-- sat_hit, filled by the core's raycasts and read at once.
+local HIT = { t = 0.0, nx = 0.0, ny = 0.0 }
+
+--- sat_hash_query_segment(h, x1, y1, x2, y2) -> n, idx: the shapes the segment hits, sorted
+-- by t then insertion: the k-th is record idx[k] of h.hits.
+local function query_segment(h, p1x, p1y, p2x, p2y)
+  local n = gather_segment(h, p1x, p1y, p2x, p2y)
+  local keys, shape, seq = h.keys, h.shape, h.seq
+  local idx, hits = h.hit_idx, h.hits
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    if raycast(shape[i], p1x, p1y, p2x, p2y, HIT) ~= 0 then
+      local o = m * HIT_STRIDE
+      m = m + 1
+      idx[m] = m
+      hits[o + HIT_HANDLE] = i
+      hits[o + HIT_SEQ] = seq[i]
+      hits[o + HIT_T] = HIT.t
+      hits[o + HIT_NX] = HIT.nx
+      hits[o + HIT_NY] = HIT.ny
+    end
+  end
+  sort(idx, m, h.by_hit, h.tmp)
+  return m, idx
+end
+M.sat_hash_query_segment = query_segment
+
+-- A convex shape meets a rectangle where it crosses one of the rectangle's edges, or lies
+-- inside it, and then so does its centroid.
+local function meets_thin_rect(s, xs, ys)
+  local px, py = sat_shape_position(s)
+  local xlo, xhi = fmin(xs[1], xs[3]), fmax(xs[1], xs[3])
+  local ylo, yhi = fmin(ys[1], ys[3]), fmax(ys[1], ys[3])
+  if px >= xlo and px <= xhi and py >= ylo and py <= yhi then
+    return true
+  end
+  for i = 1, 4 do
+    local j = i % 4 + 1
+    if raycast(s, xs[i], ys[i], xs[j], ys[j], HIT) ~= 0 then
+      return true
+    end
+  end
+  return false
+end
+
+--- sat_hash_query_rect(h, x1, y1, x2, y2) -> n, handles: the shapes overlapping or touching
+-- the rectangle [x1, x2] x [y1, y2] (a degenerate one is a segment or a point).
+function M.sat_hash_query_rect(h, x1, y1, x2, y2)
+  if x1 == x2 and y1 == y2 then
+    return query_point(h, x1, y1)
+  end
+  local xs, ys = h.rect_xs, h.rect_ys
+  xs[1], ys[1] = x1, y1
+  xs[2], ys[2] = x2, y1
+  xs[3], ys[3] = x2, y2
+  xs[4], ys[4] = x1, y2
+  if x1 == x2 or y1 == y2 then
+    -- No area: the rectangle is a segment.
+    local n, idx = query_segment(h, x1, y1, x2, y2)
+    local keys, hits = h.keys, h.hits
+    for k = 1, n do
+      keys[k] = hits[(idx[k] - 1) * HIT_STRIDE + HIT_HANDLE]
+    end
+    sort_keys(h, n)
+    return n, keys
+  end
+  -- sat_polygon_init(h->rect, pts, 4), in the hash's own work arrays and rectangle record
+  -- (made once: building it again makes nothing)
+  local rect, out = h.rect, h.rect_out
+  local thin = S.sat_polygon_validate(xs, ys, 4, h.rect_wx, h.rect_wy, out) ~= K.SAT_OK
+  if not thin then
+    S.sat_polygon_build(rect, out)
+  end
+  local qx1, qy1, qx2, qy2 = point_box(x1, y1, x2, y2)
+  local n = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
+  local keys, shape = h.keys, h.shape
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    local s = shape[i]
+    -- too thin to be a polygon: tested edge by edge instead
+    local meets
+    if thin then
+      meets = meets_thin_rect(s, xs, ys)
+    else
+      meets = sat_test(rect, s) ~= 0
+    end
+    if meets then
+      m = m + 1
+      keys[m] = i
+    end
+  end
+  sort_keys(h, m)
+  return m, keys
+end
+
+-- Whether a query from self (or from no entry) skips entry i: two static entries never meet,
+-- and with filter neither do shapes whose categories refuse each other.
+local function skips(h, s, self, filter, i)
+  local static = h.static
+  if self ~= SAT_HASH_NONE and static[self] and static[i] then
+    return true
+  end
+  return filter and not accepts(s, h.shape[i])
+end
+
+-- sat_result, filled by the core's pair tests and read at once.
+local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+
+--- sat_hash_collisions(h, s, self, filter) -> n: sat_collide(s, other) for every colliding
+-- other except self, by insertion (filter: a boolean, the categories' test): the pairs are
+-- records 1..n of h.pairs (a is self).
+function M.sat_hash_collisions(h, s, self, filter)
+  local qx1, qy1, qx2, qy2 = padded_box(s)
+  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  sort_keys(h, n)
+  local keys, shape, seq, pairs = h.keys, h.shape, h.seq, h.pairs
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    if not skips(h, s, self, filter, i) and sat_collide(s, shape[i], R) ~= 0 then
+      local o = m * PR_STRIDE
+      m = m + 1
+      pairs[o + PR_B] = i
+      pairs[o + PR_SEQ_B] = seq[i]
+      pairs[o + PR_OVERLAP] = R.overlap
+      pairs[o + PR_NX] = R.nx
+      pairs[o + PR_NY] = R.ny
+      pairs[o + PR_MX] = R.mx
+      pairs[o + PR_MY] = R.my
+      pairs[o + PR_AINB] = R.a_in_b
+      pairs[o + PR_BINA] = R.b_in_a
+    end
+  end
+  return m
+end
+
+-- ---- sweep ----------------------------------------------------------------------------------
+
+-- sat_sweep_hit, filled by the core's sweeps and read at once.
+local SWEEP = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
+  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+
+--- sat_hash_sweep(h, s, self, vx, vy, filter) -> n, idx: sat_sweep of s by v against every
+-- other (except self; with filter, only those the categories accept; none static when self
+-- is), sorted by t, distance, insertion; -1 when v is not finite. The k-th hit is record
+-- idx[k] of h.sweeps.
+function M.sat_hash_sweep(h, s, self, vx, vy, filter)
+  if not (vx - vx == 0) or not (vy - vy == 0) then
+    return -1
+  end
+  local qx1, qy1, qx2, qy2 = padded_box(s)
+  if vx < 0.0 then
+    qx1 = qx1 + vx
+  else
+    qx2 = qx2 + vx
+  end
+  if vy < 0.0 then
+    qy1 = qy1 + vy
+  else
+    qy2 = qy2 + vy
+  end
+  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local keys, shape, seq = h.keys, h.shape, h.seq
+  local idx, sweeps = h.sweep_idx, h.sweeps
+  local hit, r = SWEEP, SWEEP.result
+  local m = 0
+  for k = 1, n do
+    local i = keys[k]
+    if not skips(h, s, self, filter, i) and sweep(s, vx, vy, shape[i], hit) ~= 0 then
+      local o = m * SW_STRIDE
+      m = m + 1
+      idx[m] = m
+      sweeps[o + SW_HANDLE] = i
+      sweeps[o + SW_SEQ] = seq[i]
+      sweeps[o + SW_OVERLAPPING] = hit.overlapping
+      sweeps[o + SW_T] = hit.t
+      sweeps[o + SW_MX] = hit.mx
+      sweeps[o + SW_MY] = hit.my
+      sweeps[o + SW_DIST2] = hit.dist2
+      sweeps[o + SW_OVERLAP] = r.overlap
+      sweeps[o + SW_NX] = r.nx
+      sweeps[o + SW_NY] = r.ny
+      sweeps[o + SW_RMX] = r.mx
+      sweeps[o + SW_RMY] = r.my
+      sweeps[o + SW_AINB] = r.a_in_b
+      sweeps[o + SW_BINA] = r.b_in_a
+    end
+  end
+  if m > 1 then
+    sort(idx, m, h.by_sweep, h.tmp)
+  end
+  return m, idx
+end
+
+return M
