@@ -84,7 +84,8 @@ static int raycast_capsule(const sat_shape *s, sat_vec a, sat_vec dir, double to
         sat_vec c = end ? k.h : sat__neg(k.h);
         if (raycast_disk(r, sat__sub(a, c), dir, tol, &h) && h.t < best) {
             best = h.t;
-            *hit = h;
+            hit->t = h.t; /* (h's part is not set: hit's, -1, stays) */
+            hit->normal = h.normal;
         }
     }
     return best <= 1.0;
