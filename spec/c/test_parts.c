@@ -82,6 +82,32 @@ done:
     sat_shape_free(ell);
 }
 
+/* A capsule hit on a round end (its cap: a disk's hit) and on its side, and a circle: no
+ * compound, part -1 whatever the hit held before (the cap's hit once copied a part never
+ * set). */
+static void test_raycast_part_rounds(void)
+{
+    sat_shape *k = sat_capsule_new(0, 0, 10, 0, 1, NULL), *c = sat_circle_new(0, 0, 2, NULL);
+    sat_hit hit;
+    if (!k || !c)
+        goto done;
+    memset(&hit, 0x5a, sizeof hit);
+    ENSURE(sat_shape_raycast(k, V(-5, 0), V(20, 0), &hit)); /* the left cap, head on */
+    ENSURE_NEAR(hit.normal.x, -1.0, 1e-12);
+    ENSURE_NEAR(hit.t, 4.0 / 25.0, 1e-12);
+    ENSURE_EQ_INT(hit.part, -1);
+    memset(&hit, 0x5a, sizeof hit);
+    ENSURE(sat_shape_raycast(k, V(5, 5), V(5, -5), &hit)); /* the side, from above */
+    ENSURE_NEAR(hit.normal.y, 1.0, 1e-12);
+    ENSURE_EQ_INT(hit.part, -1);
+    memset(&hit, 0x5a, sizeof hit);
+    ENSURE(sat_shape_raycast(c, V(-5, 0), V(5, 0), &hit));
+    ENSURE_EQ_INT(hit.part, -1);
+done:
+    sat_shape_free(k);
+    sat_shape_free(c);
+}
+
 static void test_sweep_parts(void)
 {
     sat_shape *ch = stairs(5), *b = box(21, 5, 27, 9), *c = sat_circle_new(0, 0, 1, NULL);
@@ -378,6 +404,7 @@ done:
 void run_parts_tests(void)
 {
     RUN_TEST(test_raycast_part);
+    RUN_TEST(test_raycast_part_rounds);
     RUN_TEST(test_sweep_parts);
     RUN_TEST(test_collide_parts_placed);
     RUN_TEST(test_parts_random);
