@@ -10,7 +10,8 @@
 -- (a moving onto b's position) on the poly8 pairs: what the contact point costs from Lua.
 -- rock8_poly8: a concave rock of 8 parts against poly8 (the union's exact MTV); and
 -- world_move_floor40_*: one world:move of a box walking along a floor of 40 boxes or of one
--- concave shape of 40 parts.
+-- concave shape of 40 parts; world_check / world_queryCast_floor40_boxes: the dry run and the
+-- cast of that move; world_mover_floor40_boxes: the walk by a mover (snap 8).
 -- Under LuaJIT, where sat.test
 -- and collidesWith reach the core through the FFI (sat/fast.lua), two more figures: an
 -- empty C function through the FFI (that way's floor) and sat_test through the FFI with no
@@ -197,6 +198,42 @@ function loops.walk(A, _, rounds)
   end
 end
 
+-- world:check(player, 1, 1) where the walk starts (on the floor: what a move there costs,
+-- changing nothing).
+function loops.check(A, _, rounds)
+  local world, player = A[1], A[2]
+  for _ = 1, rounds do
+    for _ = 1, PAIRS do
+      world:check(player, 1, 1)
+    end
+  end
+end
+
+-- world:queryCast(player, 1, 1) there, its hits table reused.
+function loops.cast(A, _, rounds)
+  local world, player, hits = A[1], A[2], {}
+  for _ = 1, rounds do
+    for _ = 1, PAIRS do
+      world:queryCast(player, 1, 1, hits)
+    end
+  end
+end
+
+-- The walk of loops.walk by a mover (world:mover, snap 8): mover:move(1, 1).
+function loops.moverWalk(A, _, rounds)
+  local world, player, x0, y0, x1 = A[1], A[2], A[3], A[4], A[5]
+  local m = A.mover or world:mover(player, { snap = 8 })
+  A.mover = m
+  for _ = 1, rounds do
+    for _ = 1, PAIRS do
+      local x = m:move(1, 1)
+      if x > x1 then
+        player:moveTo(x0, y0)
+      end
+    end
+  end
+end
+
 -- A floor 380 wide whose top is flat at y = 0 (y down): one concave shape of 40 parts (teeth
 -- hanging below its top), or 40 separate boxes; a 16 x 16 box walking on it.
 local function floor_world(concave)
@@ -353,6 +390,10 @@ local cases = {
   { "world_move_floor40_boxes", loops.walk, floor_world(false), heavy = true },
   { "world_move_floor40_concave", compounds and loops.walk, compounds and floor_world(true),
     heavy = true },
+  -- the same floor of boxes: a dry run and a cast of that move, and the walk by a mover
+  { "world_check_floor40_boxes", loops.check, floor_world(false), heavy = true },
+  { "world_queryCast_floor40_boxes", loops.cast, floor_world(false), heavy = true },
+  { "world_mover_floor40_boxes", loops.moverWalk, floor_world(false), heavy = true },
 }
 local timed = {}
 for _, c in ipairs(cases) do
@@ -363,7 +404,7 @@ end
 time_cases(timed)
 for _, c in ipairs(cases) do
   local context = c[1]:find("^nop") or c[1]:find("poly8") or c[1]:find("capsule")
-    or c[1]:find("^world_move")
+    or c[1]:find("^world_")
     or c[1]:find("cached") or c[1] == "checks"
     or c[1]:find("direct") or c[1]:find("field")
   if c[2] and (not context or c[1]:find("^contacts_poly8$") or c[1]:find("^sweep_poly8$")) then

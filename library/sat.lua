@@ -19,8 +19,14 @@
 ---@alias sat.QueryFilter fun(shape: sat.Shape): any
 
 ---What `world:move` does at another shape: stop and slide along it (the default), stop
----there, pass through it and report it, or `nil`: ignore it.
----@alias sat.MoveType "slide"|"touch"|"cross"
+---there, pass through it and report it, go on with the rest of the motion reflected about the
+---contact normal, a name given to `world:addResponse`, or `nil`: ignore it.
+---@alias sat.MoveType "slide"|"touch"|"cross"|"bounce"|string
+
+---A response of the game's own (`world:addResponse`): called when the moving shape meets the
+---other, before it stops there; returns the motion to carry on with (`0, 0` stops it there),
+---or nothing to let the shape through (reported, then ignored for the rest of the move).
+---@alias sat.ResponseFn fun(c: sat.Contact): (number?, number?)
 
 ---@alias sat.MoveFilter fun(shape: sat.Shape, other: sat.Shape): sat.MoveType?
 
@@ -102,7 +108,10 @@ function Vec:reflect(n) end
 -- ---- shapes -------------------------------------------------------------------------------
 
 ---A shape: its position is its centroid; rotation and scale pivot about it. A shape takes any
----Lua field (`player.tag = "player"`), except the names of its methods.
+---Lua field (`player.tag = "player"`), except the names of its methods. The field `oneway`, a
+---vec, makes it one-way in a world's moves: solid only for a shape moving along that direction
+---(the motion it stops; `sat.vec(0, 1)` for a floor, y down) that did not overlap it when its
+---move began.
 ---@class sat.Shape
 ---@field category integer the bit set the shape is in (default 1; the low 32 bits are kept)
 ---@field mask integer the categories it meets (default 0xFFFFFFFF)
@@ -278,6 +287,8 @@ function Compound:vertices(t) end
 ---@field mtv sat.Vec
 ---@field aInB boolean `a` lies wholly inside `b`
 ---@field bInA boolean `b` lies wholly inside `a`
+---@field part? integer in the world's results: `b`'s part in contact when it is a compound (its index in `parts()`)
+---@field ownPart? integer the same for `a`
 
 ---One collision of `world:move`: a response (`a` the moving shape, `b` the other) and more.
 ---@class sat.Collision: sat.Response
@@ -294,6 +305,94 @@ function Compound:vertices(t) end
 ---@field y number
 ---@field nx number the surface normal there
 ---@field ny number
+---@field part? integer the part hit, when the shape is a compound (its index in `parts()`)
+
+---A hit of `world:queryCast`: where the moving shape first touches another.
+---@class sat.CastHit
+---@field shape sat.Shape
+---@field t number the fraction of the motion, in [0, 1] (0: overlapping at the start)
+---@field x number the contact point
+---@field y number
+---@field nx number the normal, from the moving shape toward the other
+---@field ny number
+---@field mx number the move to the touch
+---@field my number
+---@field part? integer the other's part hit, when it is a compound (its index in `parts()`)
+---@field ownPart? integer the moving shape's own part, when it is a compound
+
+---What a response function (`world:addResponse`) is given: a table the move reuses (read it
+---during the call).
+---@class sat.Contact
+---@field world sat.World
+---@field shape sat.Shape the moving shape
+---@field other sat.Shape
+---@field type string the response's name
+---@field nx number the contact normal, unit, from the shape toward the other
+---@field ny number
+---@field overlap number > 0 when the shape overlapped the other (it is first pushed out), else 0
+---@field x number where the shape is at the contact
+---@field y number
+---@field vx number the motion left after the contact
+---@field vy number
+---@field dx number the whole motion of the move
+---@field dy number
+---@field part? integer the other's part met, when it is a compound
+---@field ownPart? integer the shape's own part met
+---@field pressed number[] the normals `nx1, ny1, nx2, ny2, ...` of the surfaces the shape stopped against since it last moved
+---@field npressed integer how many
+
+---The options of `world:push`.
+---@class sat.PushOptions
+---@field up? sat.Vec|false the platform's up (default `sat.vec(0, -1)`); `false`: carry nothing
+---@field maxSlope? number the steepest a rider's support may be, radians (default 50 degrees)
+---@field filter? sat.MoveFilter the moves of the shapes carried and pushed (the platform is ignored)
+---@field carried? sat.Shape[] a table to fill and return
+---@field pushed? sat.Shape[]
+---@field crushed? sat.Shape[]
+
+---The options of `world:mover`.
+---@class sat.MoverOptions
+---@field up? sat.Vec the way up (default `sat.vec(0, -1)`, y down)
+---@field maxSlope? number the steepest ground, radians from 0 to pi / 2 (default 50 degrees)
+---@field snap? number how far down a move that ended off the ground may reach for it, and how high a step it walks up (default 0)
+
+---A character's moves (`world:mover`): `world:move` with the ground rules of a platformer.
+---@class sat.Mover
+---@field world sat.World
+---@field shape sat.Shape
+---@field up sat.Vec writable, read at every move
+---@field maxSlope number writable
+---@field snap number writable
+---@field grounded boolean the last move ended on the ground
+---@field ground? sat.Shape that ground
+---@field normal sat.Vec the ground's normal, toward the shape (`(0, 0)` off the ground)
+local Mover = {}
+
+---`world:move` of the shape with the ground rules: ground (no steeper than `maxSlope`) takes
+---only the motion pressing into it along up (no drift standing, a walk keeps its pace across
+---a slope); a steeper surface is a wall; a move that began on the ground and ended off it,
+---not going up, reaches down by up to `snap` for ground; one kept from going across walks up
+---a step (or a slope's foot) up to `snap` high.
+---@param dx number
+---@param dy number
+---@param filter? sat.MoveFilter
+---@param cols? sat.Collision[]
+---@return number x
+---@return number y
+---@return sat.Collision[] cols
+---@overload fun(self: sat.Mover, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
+function Mover:move(dx, dy, filter, cols) end
+
+---What `mover:move` would do, changing nothing (the mover's fields neither).
+---@param dx number
+---@param dy number
+---@param filter? sat.MoveFilter
+---@param cols? sat.Collision[]
+---@return number x
+---@return number y
+---@return sat.Collision[] cols
+---@overload fun(self: sat.Mover, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
+function Mover:check(dx, dy, filter, cols) end
 
 ---How a pair test went (`sat.explain`); `tostring` prints it as a table.
 ---@class sat.Explanation
@@ -452,6 +551,55 @@ function World:step() end
 ---@return sat.Collision[] cols what it met, in order, each other shape once
 ---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
 function World:move(shape, dx, dy, filter, cols) end
+
+---What `world:move` would do (the same position and collisions, bit for bit), changing
+---nothing: the shape stays, and the next step sees no change.
+---@param shape sat.Shape
+---@param dx number
+---@param dy number
+---@param filter? sat.MoveFilter
+---@param cols? sat.Collision[]
+---@return number x where the move would end
+---@return number y
+---@return sat.Collision[] cols
+---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, cols: sat.Collision[]): number, number, sat.Collision[]
+function World:check(shape, dx, dy, filter, cols) end
+
+---Every shape the shape would touch moving by `(dx, dy)`, with no response, in the order met;
+---those it overlaps at the start at `t = 0`. Any shape, in the world or not (never itself).
+---@param shape sat.Shape
+---@param dx number
+---@param dy number
+---@param filter? sat.QueryFilter
+---@param t? sat.CastHit[] a table to fill and return (its hit tables reused)
+---@return sat.CastHit[]
+---@overload fun(self: sat.World, shape: sat.Shape, dx: number, dy: number, t: sat.CastHit[]): sat.CastHit[]
+function World:queryCast(shape, dx, dy, filter, t) end
+
+---A response of the game's own, for the move filters to answer with `name` (a built-in's name
+---replaces it in this world).
+---@param name string
+---@param fn sat.ResponseFn
+---@return sat.World self
+function World:addResponse(name, fn) end
+
+---Moves the shape as a platform, a door or a crusher (nothing stops it): what stands on it is
+---carried, what is in its way pushed (each sliding against the rest of the world), what
+---cannot get out crushed (moved out of it by the minimum translation, and listed).
+---@param shape sat.Shape
+---@param dx number
+---@param dy number
+---@param options? sat.PushOptions
+---@return sat.Shape[] carried
+---@return sat.Shape[] pushed
+---@return sat.Shape[] crushed
+function World:push(shape, dx, dy, options) end
+
+---A character mover for a shape of this world (ground, slopes, snap).
+---@param shape sat.Shape
+---@param options? sat.MoverOptions
+---@return sat.Mover
+function World:mover(shape, options) end
 
 ---A hash of everything that decides the world's future (every shape's exact transform, kind
 ---and geometry, static flag, filter bits, the membership and its order, the pairs told): equal

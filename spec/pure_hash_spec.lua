@@ -43,8 +43,8 @@ end
 -- Writes the tokens of v into out: numbers exactly, shapes by their number in the script, vecs
 -- by their two numbers, tables by the fields listed (or their array part), in order.
 local FIELDS = {
-  hits = { "shape", "t", "x", "y", "nx", "ny" },
-  responses = { "a", "b", "overlap", "normal", "mtv", "aInB", "bInA" },
+  hits = { "shape", "t", "x", "y", "nx", "ny", "part" },
+  responses = { "a", "b", "overlap", "normal", "mtv", "aInB", "bInA", "part", "ownPart" },
 }
 
 local function tokens(side, v, out, kind)
@@ -359,10 +359,13 @@ function Script:query()
     if rng.next() < 0.1 then
       dx = 0
     end
+    -- for world:move (14 slots a hit: the parts, and for a query the contact point), or as
+    -- world:queryCast asks (every shape, the points)
+    local query = rng.next() < 0.4
     self:both("sweep", on(k, function(side, s)
-      local n = side.hash:sweep(s, dx, dy, side.sweep)
+      local n = side.hash:sweep(s, dx, dy, side.sweep, nil, query)
       local out = {}
-      for i = 1, n * 10 do
+      for i = 1, n * 14 do
         out[i] = side.sweep[i]
       end
       return n, out
@@ -406,10 +409,12 @@ function Script:query()
     self:both("cells 0", function(side) return side.hash:cells() end)
     local overlap, nx, ny = rng.range(0, 5), rng.range(-1, 1), rng.range(-1, 1)
     local ainb, bina = rng.next() < 0.5, rng.next() < 0.5
+    local part, own = rng.int(0, 3), rng.int(0, 3)
     self:both("response", function(side)
       local t = {}
-      local r1 = side.hash:response(t, overlap, nx, ny, ainb, bina)
-      return r1 == t, getmetatable(t), t.overlap, t.normal, t.mtv, t.aInB, t.bInA
+      local r1 = side.hash:response(t, overlap, nx, ny, ainb, bina, part, own)
+      return r1 == t, getmetatable(t), t.overlap, t.normal, t.mtv, t.aInB, t.bInA, t.part,
+        t.ownPart
     end)
   else
     local k = self:pick()

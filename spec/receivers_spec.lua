@@ -206,9 +206,10 @@ describe("a wrong receiver", function()
     end
     table.sort(methods)
     -- every method of the API, and nothing the world has is missed
-    assert.are.same({ "add", "cellSize", "cells", "collisions", "count", "digest", "has",
-      "isStatic", "levels", "move", "neighbors", "on", "queryPoint", "queryRect",
-      "querySegment", "queryShape", "remove", "restore", "setFilter", "shapes", "snapshot",
+    assert.are.same({ "add", "addResponse", "cellSize", "cells", "check", "collisions", "count",
+      "digest", "has", "isStatic", "levels", "move", "mover", "neighbors", "on", "push",
+      "queryCast", "queryPoint", "queryRect", "querySegment", "queryShape", "remove", "restore",
+      "setFilter", "shapes", "snapshot",
       "step" }, methods)
     methods[#methods + 1] = "__tostring"
     local shape = world:add(sat.circle(0, 0, 1))

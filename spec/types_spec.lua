@@ -16,8 +16,8 @@ local it_world = support.needs(it, pending, "world")
 local DEFS = "library/sat.lua"
 
 -- names the module has that are not public (README.md: internal to sat.world and sat.fast)
-local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, transformBits = true,
-                                     setTransformBits = true } }
+local INTERNAL = { ["sat.core"] = { newHash = true, _ffi = true, ghost = true,
+                                     transformBits = true, setTransformBits = true } }
 
 local function readFile(path)
   local f = assert(io.open(path, "rb"))
@@ -502,14 +502,32 @@ describe("the LuaLS definitions (library/sat.lua)", function()
     local fromStep
     world:on("enter", function(_, _, r) fromStep = r end)
     world:step()
-    compareTables("sat.collide", "sat.Response", { sat.collide(a, b), world:collisions(a)[1], fromStep },
-      problems)
+    -- (a compound's parts: part and ownPart)
+    local w2 = sat.world(8)
+    local rock = w2:add(sat.compound({ sat.box(0, 0, 2, 2), sat.box(4, 0, 2, 2) }))
+    local probe = w2:add(sat.circle(5, 1, 0.5))
+    local inRock = w2:collisions(rock)[1]
+    assert.equal(2, inRock.ownPart)
+    compareTables("sat.collide", "sat.Response", { sat.collide(a, b), world:collisions(a)[1], fromStep,
+      w2:collisions(probe)[1], inRock }, problems)
+    w2:remove(probe)
+    local ball = w2:add(sat.circle(10, 1, 1))
     local _, _, cols = world:move(far, -20, -20)
     assert.is_true(#cols > 0)
-    compareTables("world:move", "sat.Collision", cols, problems)
+    local pcol = select(3, w2:move(ball, -10, 0))[1] -- onto part 2
+    local ocol = select(3, w2:move(rock, 5, 0))[1] -- part 2 onto the ball
+    assert.equal(2, pcol.part)
+    assert.equal(2, ocol.ownPart)
+    compareTables("world:move", "sat.Collision", { cols[1], pcol, ocol }, problems)
     local hits = world:querySegment(-5, 1, 30, 1)
     assert.is_true(#hits > 0)
+    hits[#hits + 1] = w2:querySegment(-20, 1, 30, 1)[1]
+    assert.equal(1, hits[#hits].part)
     compareTables("world:querySegment", "sat.SegmentHit", hits, problems)
+    local cast = w2:queryCast(sat.compound({ sat.circle(0, 0, 1), sat.circle(3, 0, 1) }), 100, 1)
+    cast[#cast + 1] = world:queryCast(sat.circle(-10, 1, 1), 20, 0)[1]
+    assert.is_true(#cast >= 2)
+    compareTables("world:queryCast", "sat.CastHit", cast, problems)
     local hit, miss = sat.explain(a, b), sat.explain(a, sat.circle(50, 50, 1))
     assert.is_true(hit.hit)
     assert.is_false(miss.hit)

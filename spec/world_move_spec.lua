@@ -394,8 +394,8 @@ describe("world:move", function()
       :find("bad argument #3 to 'move' (finite number expected", 1, true))
     assert.truthy(msg(function() world:move(player, 1, 1, 5) end)
       :find("bad argument #4 to 'move' (function or table expected, got number)", 1, true))
-    assert.truthy(msg(function() world:move(player, 0, 100, function() return "bounce" end) end)
-      :find("move: the filter returned bounce", 1, true))
+    assert.truthy(msg(function() world:move(player, 0, 100, function() return "bogus" end) end)
+      :find("move: the filter returned bogus; expected a response", 1, true))
     -- nothing moved by the failed calls
     at(player, 60, 60)
     assert.is_false(sat.test(player, floor))
@@ -416,7 +416,7 @@ describe("world:move", function()
     local world, floor, wall, player = room()
     local ok = pcall(world.move, world, player, 200, 100, function(_, other)
       if other == floor then return "cross" end
-      return "bounce" -- asked for the wall, after the floor was crossed
+      return "bogus" -- asked for the wall, after the floor was crossed
     end)
     assert.is_false(ok)
     at(player, 60, 60)

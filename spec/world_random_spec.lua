@@ -3,7 +3,12 @@
 -- a fifth of them static, which never pair with one another and are moved all the same) moving, rotating,
 -- scaling, coming and going over thousands of frames. Every frame the step's pairs must be
 -- exactly the pairs sat.test finds over all shapes, and every pair's enter/stay/exit
--- sequence must be what that brute force says; every few frames each query is checked too.
+-- sequence must be what that brute force says; every few frames each query is checked too,
+-- and the movement: world:queryCast against sat.sweep over every shape, world:check against
+-- the move that follows (the same, bit for bit, and nothing changed before it), moves with
+-- "slide", "touch", "cross" and "bounce" never ending in a shape they did not start in, and
+-- one-way shapes (a tenth of them, any direction) stopping or passing a mover as sat.sweep
+-- says they should.
 local sat = require("sat")
 if require("spec.support").skip(pending, "world") then return end
 
@@ -108,7 +113,8 @@ local function simulate(seed, frames, population)
   local static = {}      -- shape -> true: added as static
   local contact = {}     -- key -> {a, b}: pairs in contact per our model
   local events = {}      -- filled by the handlers
-  local checked = { pairs = 0, queries = 0, frames = 0, enters = 0, exits = 0 }
+  local checked = { pairs = 0, queries = 0, frames = 0, enters = 0, exits = 0, moves = 0,
+    oneway = 0, passed = 0 }
 
   world:on("enter", function(a, b, r)
     events[#events + 1] = { "enter", a, b, r.overlap, r.normal.x, r.normal.y }
@@ -144,6 +150,12 @@ local function simulate(seed, frames, population)
       class[s] = 2
     end
     s.noPairs = R.next() < 0.1 or nil
+    local u = R.next() -- its response to a move (moveFilter), and whether it is one-way
+    s.response = u < 0.6 and "slide" or u < 0.8 and "bounce" or u < 0.9 and "touch" or "cross"
+    if R.next() < 0.1 then
+      local a = R.range(0, 2 * math.pi)
+      s.oneway = sat.vec(math.cos(a), math.sin(a))
+    end
     noPairs[s] = s.noPairs
     static[s] = R.next() < 0.2 or nil
     world:add(s, static[s] and "static" or nil)
@@ -285,6 +297,127 @@ local function simulate(seed, frames, population)
     return live[R.int(1, #live)]
   end
 
+  local function moveFilter(_, other)
+    return other.response
+  end
+
+  -- Whether a move of s resolves against o at all (the world's filters, as step's pairs).
+  local function meets(s, o)
+    return o ~= s and accepts(s, o) and not (s.noPairs and o.noPairs)
+      and not (static[s] and static[o])
+  end
+
+  -- Far beyond rounding at the coordinates of s, and far below any real overlap.
+  local function slack(s)
+    local x = s:position()
+    return 1e-7 * (1 + math.abs(x) * 1e-6)
+  end
+
+  local function overlapOf(a, b)
+    local r = sat.collide(a, b)
+    return r and r.overlap or -1
+  end
+
+  local function checkMovement()
+    local s = pick()
+    local ox = far[s] and 1e9 or 0
+    local dx, dy = R.range(-4, 4) * CELL, R.range(-4, 4) * CELL
+    -- queryCast: a free shape and one of the world's, against sat.sweep over every shape
+    local probe = R.next() < 0.5 and s or makeShape(R, ox + R.range(-12, 12) * CELL,
+      (far[s] and -1e9 or 0) + R.range(-12, 12) * CELL)
+    local want = {}
+    for _, o in ipairs(live) do
+      if o ~= probe then
+        local t, nx, ny = sat.sweep(probe, dx, dy, o)
+        if t then want[o] = { t, nx, ny } end
+      end
+    end
+    local hits, n = world:queryCast(probe, dx, dy), 0
+    for _ in pairs(want) do n = n + 1 end
+    eq(n, #hits, "queryCast count")
+    for i, h in ipairs(hits) do
+      local w = want[h.shape]
+      expect(w ~= nil, "queryCast hit %d: not a sweep hit", i)
+      eq(w[1], h.t, "queryCast t")
+      eq(w[2], h.nx, "queryCast nx")
+      eq(w[3], h.ny, "queryCast ny")
+      expect(i == 1 or hits[i - 1].t <= h.t, "queryCast in time order")
+    end
+    -- check, then the same move: identical, and nothing changed by the check
+    local x0, y0 = s:position()
+    local bx1, by1, bx2, by2 = s:bbox()
+    local before = {}
+    for _, o in ipairs(live) do
+      if meets(s, o) and overlapOf(s, o) > 0 then before[o] = true end
+    end
+    local cx, cy, ccols = world:check(s, dx, dy, moveFilter)
+    local seen = {}
+    for i, c in ipairs(ccols) do seen[i] = { c.other, c.type, c.x, c.y } end
+    local ax, ay = s:position()
+    eq(x0, ax, "check moved x")
+    eq(y0, ay, "check moved y")
+    local ex1, ey1, ex2, ey2 = s:bbox()
+    expect(ex1 == bx1 and ey1 == by1 and ex2 == bx2 and ey2 == by2, "check changed the bbox")
+    local mx, my, mcols = world:move(s, dx, dy, moveFilter)
+    eq(cx, mx, "check x vs move")
+    eq(cy, my, "check y vs move")
+    eq(#seen, #mcols, "check cols vs move")
+    for i, c in ipairs(mcols) do
+      local w = seen[i]
+      expect(w[1] == c.other and w[2] == c.type and w[3] == c.x and w[4] == c.y,
+        "check col %d vs move", i)
+    end
+    -- the move ends in no shape that stops it, unless it began in one
+    if next(before) == nil then
+      for _, o in ipairs(live) do
+        if meets(s, o) and o.response ~= "cross" and not o.oneway then
+          expect(overlapOf(s, o) <= slack(s), "move ended %g deep in a %s (%s)", overlapOf(s, o),
+            o:kind(), o.response)
+        end
+      end
+    end
+    checked.moves = checked.moves + 1
+    -- one-way: one shape solid to the move, the rest ignored
+    local o, k0 = nil, R.int(1, #live)
+    for k = 0, #live - 1 do
+      local c = live[(k0 + k) % #live + 1]
+      if c.oneway and meets(s, c) then o = c break end
+    end
+    if o then
+      local wx, wy = o.oneway.x, o.oneway.y
+      if R.next() < 0.6 then -- from its stopping side, across it: along its direction or not
+        local tx, ty = o:position()
+        local ax1, ay1, ax2, ay2 = o:bbox()
+        local sx1, sy1, sx2, sy2 = s:bbox()
+        local reach = (ax2 - ax1) + (ay2 - ay1) + (sx2 - sx1) + (sy2 - sy1)
+        local side = R.range(-0.3, 0.3) * reach
+        s:moveTo(tx - wx * reach - wy * side, ty - wy * reach + wx * side)
+        local sign = R.next() < 0.8 and 2 or -2
+        dx, dy = wx * reach * sign + R.range(-0.3, 0.3) * reach, wy * reach * sign
+      end
+      x0, y0 = s:position()
+      local starts = overlapOf(s, o) >= 0
+      local t, nx, ny = sat.sweep(s, dx, dy, o)
+      local x, y, cols = world:move(s, dx, dy, function(_, other)
+        return other == o and "touch" or nil
+      end)
+      if t and t > 0 and not starts and dx * wx + dy * wy > 0 and nx * wx + ny * wy > 0 then
+        eq(1, #cols, "one-way: stopped")
+        eq(o, cols[1].other, "one-way: stopped by it")
+        local sl = slack(s) * (1 + math.abs(dx) + math.abs(dy))
+        expect(math.abs(x - (x0 + dx * t)) <= sl and math.abs(y - (y0 + dy * t)) <= sl,
+          "one-way: stopped at the touch")
+        checked.oneway = checked.oneway + 1
+      elseif not t or t > 0 then
+        eq(0, #cols, "one-way: passed silently")
+        local sl = slack(s) * (1 + math.abs(dx) + math.abs(dy))
+        expect(math.abs(x - (x0 + dx)) <= sl and math.abs(y - (y0 + dy)) <= sl,
+          "one-way: passed all the way")
+        checked.passed = checked.passed + 1
+      end
+    end
+  end
+
   local function checkQueries()
     local ox, oy = 0, 0
     if R.next() < 0.15 then ox, oy = 1e9, -1e9 end
@@ -390,6 +523,7 @@ local function simulate(seed, frames, population)
     checkStep()
     if frame % 4 == 0 then
       checkQueries()
+      checkMovement()
     end
     checked.frames = checked.frames + 1
   end
@@ -405,6 +539,9 @@ describe("world against brute force", function()
     assert.is_true(checked.enters > 10000, "enters checked: " .. checked.enters)
     assert.is_true(checked.exits > 10000, "exits checked: " .. checked.exits)
     assert.are.equal(500, checked.queries)
+    assert.are.equal(500, checked.moves)
+    assert.is_true(checked.oneway > 100, "one-way stops checked: " .. checked.oneway)
+    assert.is_true(checked.passed > 100, "one-way passes checked: " .. checked.passed)
   end)
 
   it("agrees in a crowded world of large shapes", function()

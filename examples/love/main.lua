@@ -2,8 +2,10 @@
 -- sat in a LÖVE game: a player (box, circle, polygon or capsule) moved with world:move
 -- through a level of walls, slopes, rotated polygons, circles, segments, compounds (a concave
 -- rock, a chain), sensor zones and moving obstacles;
--- debug overlays; a stress mode. `make love-demo` runs it; SAT_DEMO_AUTO=1 (or --auto)
--- plays a fixed script, writes a log and a screenshot, and quits.
+-- debug overlays; a stress mode; a platformer room (key p, platform.lua: world:mover on
+-- slopes and stairs, a one-way ledge, a lift moved by world:push, a bouncing ball).
+-- `make love-demo` runs it; SAT_DEMO_AUTO=1 (or --auto) plays a fixed script, writes a log
+-- and a screenshot, and quits.
 
 -- ---- the scripted run ------------------------------------------------------------------
 -- Decided first, so that even an error while loading sat ends in the log and a non-zero
@@ -94,6 +96,7 @@ if not ok then
 end
 local level = require("level")
 local script = require("script")
+local platform = require("platform")
 
 -- ---- state ----------------------------------------------------------------------------
 local SPEED = 200          -- player, pixels per second
@@ -109,6 +112,7 @@ local contacts = {}        -- this frame's colliding pairs, for the normals over
 local overlays = { bboxes = false, cells = false, normals = false, fill = true, help = true }
 local stress = { on = false, count = 2000, shapes = {}, stepMs = 0, avgMs = 0 }
 local font, smallFont
+local room                 -- the platformer room while it is shown (key p), else nil
 
 -- ---- helpers ----------------------------------------------------------------------------
 local function nameOf(s)
@@ -248,6 +252,8 @@ function love.keypressed(key)
     if stress.on then stressOn() end
   elseif key == "r" then
     reset()
+  elseif key == "p" then
+    if room then room = nil else room = platform.new() end
   end
 end
 
@@ -314,23 +320,32 @@ function love.update(dt)
   clock = clock + dt
   contacts = {}
 
-  for _, m in ipairs(movers) do m.update(clock) end
-  pushPlayer()
-  movePlayer(dt)
-  if stress.on then moveStress(dt) end
+  if room then
+    platform.update(room, dt, isDown)
+  else
+    for _, m in ipairs(movers) do m.update(clock) end
+    pushPlayer()
+    movePlayer(dt)
+    if stress.on then moveStress(dt) end
 
-  local t0 = love.timer.getTime()
-  world:step()
-  stress.stepMs = (love.timer.getTime() - t0) * 1000
-  stress.avgMs = stress.avgMs == 0 and stress.stepMs or stress.avgMs * 0.9 + stress.stepMs * 0.1
+    local t0 = love.timer.getTime()
+    world:step()
+    stress.stepMs = (love.timer.getTime() - t0) * 1000
+    stress.avgMs = stress.avgMs == 0 and stress.stepMs or stress.avgMs * 0.9 + stress.stepMs * 0.1
+  end
 
   if auto then
     local step = script.at(frame)
-    local x, y = player:position()
-    local x1, y1, x2, y2 = player:bbox()
-    log.write("frame %d phase %s shape %s x %.4f y %.4f bbox %.4f %.4f %.4f %.4f touching %d",
-      frame, step and step.phase or "-", KINDS[kindIndex], x, y, x1, y1, x2, y2,
-      touching[player] or 0)
+    if room then
+      log.write("frame %d phase %s room %s", frame, step and step.phase or "-",
+        platform.describe(room))
+    else
+      local x, y = player:position()
+      local x1, y1, x2, y2 = player:bbox()
+      log.write("frame %d phase %s shape %s x %.4f y %.4f bbox %.4f %.4f %.4f %.4f touching %d",
+        frame, step and step.phase or "-", KINDS[kindIndex], x, y, x1, y1, x2, y2,
+        touching[player] or 0)
+    end
     if stress.on then
       log.write("stress %d shapes %d step_ms %.3f", frame, #stress.shapes, stress.stepMs)
     end
@@ -398,6 +413,8 @@ local HELP = {
   "s   stress mode",
   "+ -   stress shape count",
   "r   reset     h  hide keys",
+  "p   platformer room (up: jump,",
+  "    down: drop through a ledge)",
   "esc  quit",
 }
 
@@ -455,12 +472,16 @@ function love.draw()
   local g = love.graphics
   g.clear(0.07, 0.08, 0.10)
   g.setLineWidth(1)
-  sat.debug.drawWorld(world, {
-    fill = overlays.fill,
-    cells = overlays.cells,
-    bboxes = overlays.bboxes,
-    responses = overlays.normals and contacts or nil,
-    color = colorOf,
-  })
+  if room then
+    platform.draw(room)
+  else
+    sat.debug.drawWorld(world, {
+      fill = overlays.fill,
+      cells = overlays.cells,
+      bboxes = overlays.bboxes,
+      responses = overlays.normals and contacts or nil,
+      color = colorOf,
+    })
+  end
   drawPanel()
 end

@@ -31,6 +31,18 @@ script.steps = {
   { phase = "capsule-left",    frames = 40, hold = { "left" } },
   { phase = "capsule-fall",    frames = 20, hold = { "down" } },
   { phase = "capsule-walk",    frames = 20, hold = { "down", "right" } },
+  -- the platformer room (platform.lua): the hero walks onto the lift and rides it up and
+  -- down, walks left up the stairs (steps of 6 px), over the plateau and down the 30 degree
+  -- slope, jumps up through the one-way ledge and lands on it, then drops through it
+  { phase = "platform",       frames = 30, press = { "p" } },
+  { phase = "plat-onto-lift", frames = 40, hold = { "right" } },
+  { phase = "plat-ride",      frames = 480 },
+  { phase = "plat-walk",      frames = 220, hold = { "left" } },
+  { phase = "plat-jump",      frames = 5, hold = { "up" } },
+  { phase = "plat-stand",     frames = 70 },
+  { phase = "plat-drop",      frames = 50, hold = { "down" } },
+  -- back to the arena for the screenshot
+  { phase = "arena",          frames = 2, press = { "p" } },
 }
 
 -- Frame f (1-based) -> step, index of the frame within the step.

@@ -16,16 +16,22 @@
 -- a deterministic order: insertion order into the world (a pair (a, b) has a added first),
 -- never `pairs` order.
 --
--- One World, in five files by concern; this one requires the others, which never require
+-- One World, in seven files by concern; this one requires the others, which never require
 -- it:
 --   world.lua         the module: new, membership, queries, callbacks
 --   world_check.lua   argument checks
 --   world_events.lua  contact records, enter / stay / exit, world:step
---   world_move.lua    world:move: the sweeps, the filter's answers, the responses
+--   world_move.lua    world:move and world:check: the sweeps, the filter's answers, the
+--                     responses, one-way shapes; world:queryCast
+--   world_push.lua    world:push: moving platforms, doors and crushers
+--   world_mover.lua   world:mover: a character's moves on ground and slopes
+--   world_state.lua   world:digest, world:snapshot, world:restore
 local core = require("sat.backend").core
 local check = require("sat.world_check")
 local events = require("sat.world_events")
 local movement = require("sat.world_move")
+local push = require("sat.world_push")
+local mover = require("sat.world_mover")
 local state = require("sat.world_state")
 
 local pcall, error, tostring = pcall, error, tostring
@@ -58,6 +64,9 @@ local function newScratch()
     dropped = {},        -- hash:remove's ids: the contacts of the shape removed
     gone = {},           -- ids removals dropped since the last step read its delta
     move = movement.newMoveState(), -- false while a move has it
+    spare = {},          -- collision tables moves dropped from tables given to fill
+    cast = { buf = {}, spare = {} }, -- queryCast's buffers (false while a cast has them)
+    push = false,        -- push's state, made when first needed (false while a push has it)
   }
 end
 
@@ -98,6 +107,7 @@ local function new(cellSize, wrappers)
     steppers = events.newSteppers(), -- the threads stepping it (world_events: stepOnStack)
     serial = 0,          -- the number of steps begun
     lost = false,        -- a step ran out of memory before its records were right
+    responses = movement.newResponses(), -- name -> response (world:addResponse)
     scratch = newScratch(),
   }, World)
   worlds[world] = true
@@ -349,10 +359,16 @@ function World:setFilter(fn)
   return self
 end
 
--- world:step() (world_events.lua) and world:move(shape, dx, dy [, filter] [, cols])
--- (world_move.lua): documented there.
+-- world:step() (world_events.lua); world:move, world:check, world:addResponse and
+-- world:queryCast (world_move.lua); world:push (world_push.lua); world:mover
+-- (world_mover.lua): documented there.
 World.step = events.step
 World.move = movement.move
+World.check = movement.check
+World.addResponse = movement.addResponse
+World.queryCast = movement.queryCast
+World.push = push.push
+World.mover = mover.new
 -- world:digest(), world:snapshot([t]) and world:restore(snap) (world_state.lua)
 World.digest = state.digest
 World.snapshot = state.snapshot

@@ -136,6 +136,15 @@ function M.checkCoord(fname, n, v)
   return x
 end
 
+-- The same, from a function that the world's method calls (one level deeper).
+function M.checkCoordBelow(fname, n, v)
+  local x = toFinite(fname, n, v, 5)
+  if x > MAX_COORD or x < -MAX_COORD then
+    argError(4, fname, n, RANGE_MESSAGE)
+  end
+  return x
+end
+
 function M.checkOptFunction(fname, n, v)
   if v ~= nil and type(v) ~= "function" then
     argError(3, fname, n, "function expected, got " .. typeName(v))

@@ -110,5 +110,6 @@ void run_compound_tests(void);
 void run_union_tests(void);
 void run_union_search_tests(void);
 void run_math_tests(void);
+void run_parts_tests(void);
 
 #endif

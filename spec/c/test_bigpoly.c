@@ -19,12 +19,19 @@
 static int scan_max;
 int copy_test(const sat_shape *a, const sat_shape *b);
 int copy_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
+int copy_part_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
+int copy_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *r, int *part_a,
+                       int *part_b);
 #define SAT_SCAN_MAX scan_max
 #define sat_test copy_test
 #define sat_collide copy_collide
+#define sat__part_collide copy_part_collide
+#define sat_collide_parts copy_collide_parts
 #include "sat_collide.c"
 #undef sat_test
 #undef sat_collide
+#undef sat__part_collide
+#undef sat_collide_parts
 #undef SAT_SCAN_MAX
 
 #define PI 3.14159265358979323846

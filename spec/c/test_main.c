@@ -2,7 +2,7 @@
  * test_main.c - runs every area of the C core's tests and prints "N passed, M failed"
  * (N and M count test functions). Usage: tests [area ...] with areas oracle, build, transform,
  * query, collide, property, sweep, hash, segment, bigpoly, explain, compound, union,
- * union-search, math; no argument runs them all.
+ * union-search, math, parts; no argument runs them all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -70,6 +70,7 @@ static const area areas[] = {
     {"union", run_union_tests},
     {"union-search", run_union_search_tests},
     {"math", run_math_tests},
+    {"parts", run_parts_tests},
 };
 
 #define AREA_COUNT ((int)(sizeof areas / sizeof areas[0]))

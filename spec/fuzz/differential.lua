@@ -273,7 +273,7 @@ end
 local function newSide(sat)
   return {
     sat = sat, ids = setmetatable({}, { __mode = "k" }), nextId = 0, out = {}, calls = 0,
-    shapes = {}, worlds = {}, vecs = {}, responses = {}, tables = {}, R = nil,
+    shapes = {}, worlds = {}, vecs = {}, responses = {}, tables = {}, movers = {}, R = nil,
   }
 end
 local sides = { newSide(NATIVE), newSide(PURE) }
@@ -518,7 +518,8 @@ local function worldFilter(S)
   end
 end
 
-local RESPONSES = { "slide", "slide", "touch", "cross", false, "bounce", "bogus", 3 }
+local RESPONSES = { "slide", "slide", "touch", "cross", false, "bounce", "bogus", 3, "stick",
+  "half" }
 
 local function moveFilter(S)
   return function(shape, other)
@@ -537,6 +538,44 @@ local function moveFilter(S)
       return nil
     end
     return v
+  end
+end
+
+-- A response of the game's own (world:addResponse): writes the contact it is given, then
+-- stops there, carries on with half the motion, lets the shape through, raises an error or
+-- answers wrongly, from the side's random state.
+local CONTACT_FIELDS = { "world", "shape", "other", "type", "nx", "ny", "overlap", "x", "y", "vx",
+  "vy", "dx", "dy", "part", "ownPart", "npressed", "upx", "upy", "walkable" }
+local function responseFn(S, tag)
+  return function(c)
+    local parts = { "response", tag }
+    for i = 1, #CONTACT_FIELDS do
+      parts[#parts + 1] = CONTACT_FIELDS[i] .. "=" .. ser(S, c[CONTACT_FIELDS[i]])
+    end
+    local n = c.npressed
+    if type(n) == "number" then
+      for i = 1, 2 * n do
+        parts[#parts + 1] = ser(S, c.pressed[i])
+      end
+    end
+    out(S, concat(parts, " "))
+    local R = S.R
+    local k = int(R, 1, 10)
+    if k == 1 then
+      error("response raised", 0)
+    elseif k == 2 then
+      return -- through
+    elseif k == 3 then
+      return "wrong", 1
+    elseif k == 4 and REENTRANT < 1 then
+      REENTRANT = REENTRANT + 1
+      pcall(actInWorld, S, R)
+      REENTRANT = REENTRANT - 1
+    end
+    if tag == "stick" then
+      return 0, 0
+    end
+    return c.vx * 0.5, c.vy * 0.5
   end
 end
 
@@ -889,9 +928,9 @@ local function levelOp(S, R, w)
 end
 
 local function worldOp(S, R, w, depth)
-  local k = int(R, 1, 23)
+  local k = int(R, 1, 28)
   local s
-  if k == 5 or k == 6 or k == 17 or k == 18 then
+  if k == 5 or k == 6 or k == 17 or k == 18 or k >= 24 then
     s = memberOf(S, R, w)
   else
     s = someShape(S, R)
@@ -942,11 +981,62 @@ local function worldOp(S, R, w, depth)
     out(S, "set " .. field .. " " .. tostring(r[1]))
   elseif k == 23 and depth == 0 and chance(R, 0.3) then
     levelOp(S, R, w)
-  elseif k == 23 and w.check ~= nil and chance(R, 0.5) then -- (the movement API, once in)
+  elseif k == 24 or k == 25 then -- a dry run, then a cast (any shape, in the world or not)
+    local dx, dy = maybe(R, S, (rnd(R) - 0.5) * 12), (rnd(R) - 0.5) * 12
+    method(S, w, "check", s, dx, dy, chance(R, 0.5) and moveFilter(S) or nil, reuse(S, R, 11))
+    if chance(R, 0.3) then
+      s = someShape(S, R)
+    end
+    method(S, w, "queryCast", s, dx, dy, queryArgs(S, R, 10))
+  elseif k == 26 then -- a one-way shape (or not, or a wrong field), then a move that may meet it
+    local sat = S.sat
+    local v = pickOf(R, { sat.vec(0, 1), sat.vec(0, -1), sat.vec(1, 0),
+      sat.vec(rnd(R) - 0.5, rnd(R) - 0.5), false, 3 })
+    local r = pack(pcall(setField, s, "oneway", v))
+    out(S, "set oneway " .. tostring(r[1]))
+    local m = memberOf(S, R, w)
+    method(S, w, "move", m, (rnd(R) - 0.5) * 12, (rnd(R) - 0.5) * 12,
+      chance(R, 0.3) and moveFilter(S) or nil)
+  elseif k == 27 then -- a response of the game's own
+    local name = pickOf(R, { "stick", "half", "stick", "half", "bounce", "slide", 7 })
+    method(S, w, "addResponse", name, chance(R, 0.9) and responseFn(S, tostring(name)) or "notfn")
+  elseif k == 28 then -- a platform's push, or a mover's move and check
+    local sat = S.sat
     local dx, dy = (rnd(R) - 0.5) * 12, (rnd(R) - 0.5) * 12
-    method(S, w, "check", s, dx, dy, chance(R, 0.5) and moveFilter(S) or nil)
-    if w.queryCast ~= nil then
-      method(S, w, "queryCast", s, dx, dy, queryArgs(S, R, 10))
+    local opts
+    if chance(R, 0.8) then
+      opts = {
+        up = pickOf(R, { sat.vec(0, -1), sat.vec(0, 1), sat.vec(1, 0), false, "bogus" }),
+        maxSlope = pickOf(R, { false, 0.3, 0.9, 1.5, 5 }) or nil,
+        snap = pickOf(R, { false, 0, 1, 4, -1 }) or nil,
+      }
+      if opts.up == "bogus" and chance(R, 0.7) then
+        opts.up = nil
+      end
+    end
+    if chance(R, 0.5) then
+      if opts then
+        opts.filter = chance(R, 0.4) and moveFilter(S) or nil
+        opts.carried = reuse(S, R, 12)
+      end
+      method(S, w, "push", s, dx, dy, opts)
+    else
+      local movers, m = S.movers, nil
+      if #movers == 0 or chance(R, 0.3) then
+        local ok, made = method(S, w, "mover", s, opts)
+        if ok then
+          movers[#movers < 4 and #movers + 1 or int(R, 1, 4)] = made
+          m = made
+        end
+      else
+        m = movers[int(R, 1, #movers)]
+      end
+      if m then
+        dy = dy + (m.up and m.up.y and -3 * m.up.y or 0) -- (mostly toward the ground)
+        method(S, m, "move", dx, dy, chance(R, 0.3) and moveFilter(S) or nil)
+        out(S, "mover " .. ser(S, m.grounded) .. " " .. ser(S, m.ground) .. " " .. ser(S, m.normal))
+        method(S, m, "check", dx, dy)
+      end
     end
   elseif k == 23 and w.digest ~= nil then -- (determinism API, once in)
     method(S, w, "digest")

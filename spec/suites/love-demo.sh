@@ -148,6 +148,40 @@ else
   notok "stress mode ran" "$stress frames logged with >= 1000 shapes"
 fi
 
+# The platformer room (examples/love/platform.lua): "frame ... room" lines. The hero rides
+# the lift every frame of the ride (grounded on it) while it rises and comes down; walks up
+# the stairs, over the plateau and down the 30 degree slope grounded every frame; lands on
+# the one-way ledge after jumping up through it, and drops through it to the floor; the
+# ball bounces, and a hit on the concave rock names its part.
+res=$(awk '
+  $1 == "frame" && $5 == "room" && $4 == "plat-ride" {
+    n++; if ($13 == 1 && $17 == 1) on++
+    if (lo == "" || $19 < lo) lo = $19; if (hi == "" || $19 > hi) hi = $19
+  }
+  $1 == "frame" && $5 == "room" && $4 == "plat-walk" {
+    w++; if ($13 == 1) g++
+    seen[substr($15, 1, 5)] = 1; if (top == "" || $11 < top) top = $11
+  }
+  $1 == "frame" && $5 == "room" && $4 == "plat-stand" && $15 == "ledge" { ledge++ }
+  $1 == "frame" && $5 == "room" && $4 == "plat-drop" { last = $15 " " $13 }
+  $1 == "frame" && $5 == "room" && / hit rock part [0-9]/ { part++ }
+  $1 == "frame" && $5 == "room" { bounces = $24 }
+  END {
+    if (n < 400 || on != n) { print "on the lift " on + 0 " of " n + 0 " ride frames"; exit }
+    if (hi - lo < 100) { print "the lift moved only " hi - lo; exit }
+    if (w < 200 || g != w) { print "grounded " g + 0 " of " w + 0 " walking frames"; exit }
+    if (!seen["step-"] || !seen["plate"] || !seen["slope"]) { print "did not walk over the stairs, plateau and slope"; exit }
+    if (ledge < 10) { print "stood on the one-way ledge " ledge + 0 " frames"; exit }
+    if (last != "floor 1") { print "did not drop through the ledge to the floor: " last; exit }
+    if (bounces < 3) { print "the ball bounced " bounces + 0 " times"; exit }
+    if (part < 1) { print "no hit on the rock names a part"; exit }
+    printf "ok lift %d/%d frames (it moved %.1f), walk grounded %d/%d, %d frames on the ledge, %d bounces, %d rock hits with a part\n", on, n, hi - lo, g, w, ledge, bounces, part
+  }' "$log")
+case $res in
+  ok*) ok "platformer room: ${res#ok }" ;;
+  *) notok "platformer room" "$res" ;;
+esac
+
 }
 demo_checks
 

@@ -163,6 +163,7 @@ typedef struct sat_aabb {
 typedef struct sat_hit {
     double t;         /* fraction of the segment, in [0, 1] */
     sat_vec normal;   /* unit surface normal at the hit */
+    int part;         /* a compound's part entered (its index, from 0); -1 for other kinds */
 } sat_hit;
 
 /* What a shape moving by v meets (sat_sweep).
@@ -177,6 +178,10 @@ typedef struct sat_sweep_hit {
     sat_vec move;  /* t * v, computed so that exact cases stay exact (0 when overlapping) */
     double dist2;  /* squared distance between the positions, to order equal t */
     sat_result result;
+    /* The parts that meet, when a or b is a compound (index from 0; -1 for another kind):
+     * on the way, the part pair that touches first; overlapping at the start, the part pair
+     * of the union's result (sat_collide_parts). */
+    int part_a, part_b;
 } sat_sweep_hit;
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -317,6 +322,19 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
  * they already overlap, now. hit->move is the relative move (t * (va - vb)). */
 int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
                       sat_sweep_hit *hit, sat_vec *point);
+
+/* The contact point of a hit of sat_sweep(a, va - vb, b, hit) (a moving by va, b by vb):
+ * what sat_sweep_contact gives for that hit, without sweeping again. */
+void sat_sweep_point(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                     const sat_sweep_hit *hit, sat_vec *point);
+
+/* Which parts of compounds a collision is with: for a and b colliding with result r (what
+ * sat_collide(a, b, r) gave), the part of a (*part_a) and of b (*part_b) in contact, as an
+ * index from 0 (-1 for a shape that is not a compound): among the part pairs that collide,
+ * the one whose own normal is nearest r's (within 1e-9 of the best), then the deeper, then
+ * the first in part order. Returns 1, or 0 (both -1) when no part pair collides. */
+int sat_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *r, int *part_a,
+                      int *part_b);
 
 /* Where a and b touch or overlap most: 0 when they are apart, else 1 or 2 points written to
  * out, each midway between the two surfaces along sat_collide's normal (the middle of the

@@ -715,8 +715,7 @@ SAT_PAIR(segment_segment)
 #ifndef SAT_TRACING
 /* A compound second (the kinds are ordered), first of any kind: sat_union.c, which tests
  * the part pairs with these. */
-static int part_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
-static const sat__pair_fns part_pairs = {sat_test, part_collide};
+static const sat__pair_fns part_pairs = {sat_test, sat__part_collide};
 
 static int compound_test(const sat_shape *a, const sat_shape *b)
 {
@@ -872,10 +871,65 @@ int sat_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
  * than in memory order, which is malloc's, changes from run to run and is not the pure
  * backend's (the differential fuzzer's seed 3, operation 2114: the MTV negated). Either
  * order gives the same numbers then; only the sign would differ. */
-static int part_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
+int sat__part_collide(const sat_shape *a, const sat_shape *b, sat_result *result)
 {
     int first = a->kind != b->kind ? a->kind < b->kind : same_kind_order(a, b, 1);
     return collide_in(a, b, result, !first);
+}
+
+/* ---- which parts: sat_collide_parts (sat.h), here beside the part pairs' collide (the
+ * swept test, sat_sweep.c, calls it: in sat_contacts.c, which calls the swept test, it made
+ * a cycle) ---------------------------------------------------------------------------------- */
+
+/* Part i's box about its own position: a compound's kept in its table, another shape's own. */
+static void part_box(const sat_shape *s, int i, sat_vec *lo, sat_vec *hi)
+{
+    if (s->kind == SAT_COMPOUND) {
+        const sat_vec *t = sat__cpart_table(s, i);
+        *lo = t[1];
+        *hi = t[2];
+    } else {
+        sat__box(s, lo, hi);
+    }
+}
+
+int sat_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *r, int *part_a,
+                      int *part_b)
+{
+    int bi = -1, bj = -1;
+    double bdot = 0.0, bdepth = 0.0, tol = sat__touch_tol(a, b);
+    sat_vec blo = sat__v(0.0, 0.0), bhi = blo;
+    *part_a = *part_b = -1;
+    if (a->kind != SAT_COMPOUND && b->kind != SAT_COMPOUND)
+        return 1;
+    if (b->kind != SAT_COMPOUND)
+        sat__box(b, &blo, &bhi);
+    for (int i = 0; i < sat__nparts(a); i++) {
+        const sat_shape *x = sat__part_of(a, i);
+        sat_vec xlo, xhi;
+        part_box(a, i, &xlo, &xhi);
+        for (int j = 0; j < sat__nparts(b); j++) {
+            const sat_shape *y = sat__part_of(b, j);
+            sat_vec ylo = blo, yhi = bhi, d = sat__offset(x, y);
+            sat_result rr;
+            if (b->kind == SAT_COMPOUND)
+                part_box(b, j, &ylo, &yhi);
+            if (d.x + ylo.x - xhi.x > tol || xlo.x - (d.x + yhi.x) > tol ||
+                d.y + ylo.y - xhi.y > tol || xlo.y - (d.y + yhi.y) > tol ||
+                !sat__part_collide(x, y, &rr))
+                continue;
+            double dot = sat__dot(rr.normal, r->normal);
+            if (bi < 0 || dot > bdot + 1e-9 || (dot >= bdot - 1e-9 && rr.overlap > bdepth)) {
+                bi = i, bj = j;
+                bdot = dot, bdepth = rr.overlap;
+            }
+        }
+    }
+    if (bi < 0)
+        return 0;
+    *part_a = a->kind == SAT_COMPOUND ? bi : -1;
+    *part_b = b->kind == SAT_COMPOUND ? bj : -1;
+    return 1;
 }
 #else
 /* Here, where the order is compiled a second time, so that sat_collide's code stays as it

@@ -377,19 +377,36 @@ static sat_vec middle(const sat_vec *p, int n)
     return n == 2 ? sat__mul(sat__add(p[0], p[1]), 0.5) : p[0];
 }
 
-int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
-                      sat_sweep_hit *hit, sat_vec *point)
+/* The point of a hit of a on b (neither a compound; a moving by va, b by vb): a moved by
+ * hit->move against b (0 when they overlap or touch at the start, where the normal is
+ * sat_collide's), in the frame of the first of the two as sat_contacts takes them, and
+ * where b is by then. */
+static sat_vec hit_point(const sat_shape *a, const sat_shape *b, sat_vec vb,
+                         const sat_sweep_hit *hit)
 {
-    sat_vec p[2], at, d;
+    sat_vec p[2], at, d = sat__offset(a, b);
+    if (sat__comes_first(a, b))
+        at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
+                                                         hit->result.normal, p)),
+                               hit->move));
+    else
+        at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
+                                               sat__neg(hit->result.normal), p)));
+    return sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
+}
+
+void sat_sweep_point(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                     const sat_sweep_hit *hit, sat_vec *point)
+{
+    (void)va;
     if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
         /* the part pair that touches first, or the union's contacts when they overlap */
-        const sat_shape *pa, *pb;
-        sat_sweep_hit h;
-        if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
-            !sat__compound_sweep_pair(a, sat__sub(va, vb), b, hit, &pa, &pb))
-            return 0;
-        if (!hit->overlapping && pa != NULL && sat_sweep_contact(pa, va, pb, vb, &h, point))
-            return 1;
+        sat_vec p[2];
+        if (!hit->overlapping && (hit->part_a >= 0 || hit->part_b >= 0)) {
+            *point = hit_point(sat__part_of(a, hit->part_a < 0 ? 0 : hit->part_a),
+                               sat__part_of(b, hit->part_b < 0 ? 0 : hit->part_b), vb, hit);
+            return;
+        }
         int n;
         if (hit->overlapping) { /* the union's result is known: the pair as sat_contacts
                                  * takes it, the normal negated with the order */
@@ -402,22 +419,23 @@ int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_ve
             n = sat_contacts(a, b, p);
         }
         *point = n > 0 ? middle(p, n) : sat_shape_position(a);
-        return 1;
+        return;
     }
-    if (!sat__in_range(vb.x) || !sat__in_range(vb.y) || !sat_sweep(a, sat__sub(va, vb), b, hit))
+    *point = hit_point(a, b, vb, hit);
+}
+
+int sat_sweep_contact(const sat_shape *a, sat_vec va, const sat_shape *b, sat_vec vb,
+                      sat_sweep_hit *hit, sat_vec *point)
+{
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND) {
+        const sat_shape *pa, *pb;
+        if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
+            !sat__compound_sweep_pair(a, sat__sub(va, vb), b, hit, &pa, &pb))
+            return 0;
+    } else if (!sat__in_range(vb.x) || !sat__in_range(vb.y) ||
+               !sat_sweep(a, sat__sub(va, vb), b, hit)) {
         return 0;
-    /* a moved by hit->move against b (0 when they overlap or touch at the start, where the
-     * normal is sat_collide's), in the frame of the first of the two as sat_contacts takes
-     * them: at the start, its points */
-    d = sat__offset(a, b);
-    if (sat__comes_first(a, b))
-        at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
-                                                         hit->result.normal, p)),
-                               hit->move));
-    else
-        at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
-                                               sat__neg(hit->result.normal), p)));
-    /* and where b is by then */
-    *point = sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
+    }
+    sat_sweep_point(a, va, b, vb, hit, point);
     return 1;
 }

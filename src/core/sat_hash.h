@@ -62,6 +62,9 @@ SAT_BEGIN_HIDDEN
 #define SAT_HASH_NONE 0xffffffffu
 /* sat_hash_insert's flag: the entry never pairs with another static one. */
 #define SAT_HASH_STATIC 1u
+/* The `filter` of sat_hash_collisions and sat_hash_sweep that keeps every other entry, as
+ * the queries do: no category or mask, and a static self meets static others. */
+#define SAT_HASH_EVERY 2
 
 typedef struct sat_hash sat_hash;
 
@@ -164,14 +167,16 @@ int sat_hash_query_shape(sat_hash *h, const sat_shape *s, uint32_t self, const u
 /* Shapes whose padded bounding box overlaps that of s, except `self`. */
 int sat_hash_neighbors(sat_hash *h, const sat_shape *s, uint32_t self, const uint32_t **out);
 /* sat_collide(s, other) for every colliding other except `self`, by insertion order. With
- * filter != 0, only others whose category is in s's mask and whose mask has s's category.
- * A static self meets no static other. In each pair a = self (or SAT_HASH_NONE), b = the
- * other. */
+ * filter 1, only others whose category is in s's mask and whose mask has s's category.
+ * A static self meets no static other (but with filter SAT_HASH_EVERY). In each pair a =
+ * self (or SAT_HASH_NONE), b = the other. */
 int sat_hash_collisions(sat_hash *h, const sat_shape *s, uint32_t self, int filter,
                         const sat_hash_pair **out);
-/* sat_sweep of s by v against every other (except `self`, with filter != 0 only those the
- * categories accept, and none static when self is), the hits sorted by t, then distance,
- * then insertion. Returns the count, or -1 when out of memory or when v is not finite. */
+/* sat_sweep of s by v against every other (except `self`, with filter 1 only those the
+ * categories accept, and none static when self is, but with filter SAT_HASH_EVERY), the hits
+ * sorted by t, then distance, then insertion. `self` need not be s's own entry: a copy of a
+ * shape swept from where the shape would be (world:check) is swept as that shape. Returns
+ * the count, or -1 when out of memory or when v is not finite. */
 int sat_hash_sweep(sat_hash *h, const sat_shape *s, uint32_t self, sat_vec v, int filter,
                    const sat_hash_sweep_hit **out);
 

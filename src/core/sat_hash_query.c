@@ -338,6 +338,8 @@ int sat_hash_query_rect(sat_hash *h, double x1, double y1, double x2, double y2,
  * meet, and with filter != 0 neither do shapes whose categories refuse each other. */
 static int skips(const sat_hash *h, const sat_shape *s, uint32_t self, int filter, uint32_t i)
 {
+    if (filter == SAT_HASH_EVERY)
+        return 0;
     if (self != SAT_HASH_NONE && (h->e[self].flags & h->e[i].flags & E_STATIC))
         return 1;
     return filter && !accepts(s, h->e[i].shape);

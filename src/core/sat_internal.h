@@ -436,13 +436,17 @@ double sat__compound_area(const sat_shape *s);
 int sat__compound_contains(const sat_shape *s, double x, double y);
 /* Pair tests with b a compound (a of any kind, the first in sat_collide's order), in
  * sat_union.c, which tests the part pairs (never compounds) with fns: sat_collide.c passes
- * its sat_test and part_collide, a sat_collide whose identical parts run in the caller's
+ * its sat_test and sat__part_collide, a sat_collide whose identical parts run in the caller's
  * order (a call back, so that sat_union.c depends on no other file);
  * the swept test in sat_sweep.c. */
 typedef struct sat__pair_fns {
     int (*test)(const sat_shape *a, const sat_shape *b);
     int (*collide)(const sat_shape *a, const sat_shape *b, sat_result *r);
 } sat__pair_fns;
+/* sat_collide for a part pair of compounds (sat_collide.c): identical parts with equal ids
+ * are computed in the caller's order, not in memory order (sat_union.c's part pairs, and
+ * sat_collide_parts in sat_contacts.c). */
+int sat__part_collide(const sat_shape *a, const sat_shape *b, sat_result *result);
 int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_fns *fns);
 int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
                           const sat__pair_fns *fns);

@@ -84,7 +84,8 @@ static int raycast_capsule(const sat_shape *s, sat_vec a, sat_vec dir, double to
         sat_vec c = end ? k.h : sat__neg(k.h);
         if (raycast_disk(r, sat__sub(a, c), dir, tol, &h) && h.t < best) {
             best = h.t;
-            *hit = h;
+            hit->t = h.t; /* (h's part is not set: hit's, -1, stays) */
+            hit->normal = h.normal;
         }
     }
     return best <= 1.0;
@@ -143,6 +144,7 @@ static int compound_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit 
         sat_hit h;
         if (sat_shape_raycast(sat__cpart(s, i), p1, p2, &h) && (!found || h.t < hit->t)) {
             *hit = h;
+            hit->part = i;
             found = 1;
         }
     }
@@ -156,6 +158,7 @@ int sat_shape_raycast(const sat_shape *s, sat_vec p1, sat_vec p2, sat_hit *hit)
         return 0; /* also NaN and infinities; callers check the range to report it */
     if (s->kind == SAT_COMPOUND)
         return compound_raycast(s, p1, p2, hit);
+    hit->part = -1;
     sat_vec a = sat__relative(s, p1.x, p1.y);
     sat_vec dir = sat__sub(p2, p1);
     double tol = SAT_TOUCH_REL * s->bound;

@@ -546,6 +546,7 @@ int sat_sweep(const sat_shape *a, sat_vec v, const sat_shape *b, sat_sweep_hit *
     if (rc == SWEEP_NONE)
         return 0;
     memset(hit, 0, sizeof(*hit));
+    hit->part_a = hit->part_b = -1;
     hit->dist2 = sat__dot(r, r);
     if (rc == SWEEP_OVERLAP) {
         sat_result res;
@@ -627,11 +628,12 @@ static int comes_first(const sat_shape *a, int i, const sat_shape *b, int j,
     return earlier;
 }
 
-/* A compound: the earliest touch over the part pairs; *pa, *pb: that pair. A part pair
- * whose boxes, the first's moving along v, come no nearer than four times their touch
- * tolerance (and a hair of v) cannot touch, nor one whose boxes meet only after a touch
- * already found. Of two touches within the touch tolerance, one with a seam's normal gives
- * way (comes_first). */
+/* A compound: the earliest touch over the part pairs; *pa, *pb: that pair (NULL when they
+ * overlap at the start: the union's result, whose parts hit->part_a and part_b name). A
+ * part pair whose boxes, the first's moving along v, come no nearer than four times their
+ * touch tolerance (and a hair of v) cannot touch, nor one whose boxes meet only after a
+ * touch already found. Of two touches within the touch tolerance, one with a seam's normal
+ * gives way (comes_first). */
 int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
                              sat_sweep_hit *hit, const sat_shape **pa, const sat_shape **pb)
 {
@@ -646,6 +648,7 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
         hit->overlapping = 1;
         hit->result = res;
         hit->dist2 = sat__dot(d, d);
+        sat_collide_parts(a, b, &res, &hit->part_a, &hit->part_b);
         return 1;
     }
     if (a->kind != SAT_COMPOUND)
@@ -679,6 +682,8 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
             hseam = -1;
             if (!found || comes_first(a, i, b, j, &h, hit, bi, bj, &bseam, vlen, tol, &hseam)) {
                 *hit = h;
+                hit->part_a = a->kind == SAT_COMPOUND ? i : -1;
+                hit->part_b = b->kind == SAT_COMPOUND ? j : -1;
                 *pa = x;
                 *pb = y;
                 found = 1;

@@ -2,7 +2,7 @@
  * sat_union.c - compounds' pair tests: the exact MTV of the union of their parts, sat_test
  * over part pairs, and containment (sat__compound_test, sat__compound_collide; sat_collide.c
  * dispatches a pair with a compound here). The part pairs are tested by the functions the
- * caller passes (sat_collide.c's sat_test and part_collide), so that this file calls no
+ * caller passes (sat_collide.c's sat_test and sat__part_collide), so that this file calls no
  * other: the core's files call each other one way.
  *
  * For a port, the union's MTV (sat__compound_collide, union_mtv) in short: every part pair

@@ -95,6 +95,8 @@ enum lsat_key {
     LSAT_K_Y,
     LSAT_K_NX,
     LSAT_K_NY,
+    LSAT_K_PART,
+    LSAT_K_OWNPART,
     LSAT_K_INDEX, /* "__index": read from a metatable without making a string */
     LSAT_K_COUNT
 };

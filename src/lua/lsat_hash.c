@@ -348,6 +348,41 @@ static int return_shapes(lua_State *L, int t, const uint32_t *ids, int n)
     return 1;
 }
 
+/* t[key] = part + 1 (a part's index in parts(), from 1), or nil for part -1 (no compound). */
+static void set_part(lua_State *L, int t, int key, int part)
+{
+    lua_pushvalue(L, key);
+    if (part >= 0)
+        lua_pushinteger(L, (lua_Integer)part + 1);
+    else
+        lua_pushnil(L);
+    lua_rawset(L, t);
+}
+
+/* lsat_fill_response, then the parts (-1: not a compound) of a and b in contact, as
+ * sat_collide_parts names them: `part` is the other's (b's, seen from a), `ownPart` its own.
+ * The parts are computed before (no allocation between the lookup and the fill); writing
+ * them may allocate, after which nothing is read. */
+static int fill_with_parts(lua_State *L, int r, const sat_result *res, int flip, int part_a,
+                           int part_b)
+{
+    if (!lsat_fill_response(L, r, res, flip))
+        return 0;
+    set_part(L, r, LSAT_KEY(LSAT_K_PART), flip ? part_a : part_b);
+    set_part(L, r, LSAT_KEY(LSAT_K_OWNPART), flip ? part_b : part_a);
+    return 1;
+}
+
+/* The parts of a and b in contact with result res (-1 and -1 unless a compound is one of
+ * them). */
+static void parts_of(const sat_shape *a, const sat_shape *b, const sat_result *res, int *pa,
+                     int *pb)
+{
+    *pa = *pb = -1;
+    if (a->kind == SAT_COMPOUND || b->kind == SAT_COMPOUND)
+        sat_collide_parts(a, b, res, pa, pb);
+}
+
 /* ---- membership ----------------------------------------------------------------------------- */
 
 /* Makes the user value's array part hold key `need` (a handle plus one), so that storing a
@@ -600,6 +635,7 @@ static int fill_hits(lua_State *L, int t, const sat_hash_hit *hits, int n, sat_v
         lsat_set_number(L, hit, LSAT_KEY(LSAT_K_Y), u >= 1.0 ? p2.y : p1.y + (p2.y - p1.y) * u);
         lsat_set_number(L, hit, LSAT_KEY(LSAT_K_NX), hits[k].hit.normal.x);
         lsat_set_number(L, hit, LSAT_KEY(LSAT_K_NY), hits[k].hit.normal.y);
+        set_part(L, hit, LSAT_KEY(LSAT_K_PART), hits[k].hit.part);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -634,18 +670,20 @@ static int h_query_segment(lua_State *L)
     return 1;
 }
 
-/* Fills t[1..n] with responses from the shape at 2 to the others of the pairs. */
-static int fill_collisions(lua_State *L, int t, const sat_hash_pair *pairs, int n)
+/* Fills t[1..n] with responses from the shape s (at 2) to the others of the pairs. */
+static int fill_collisions(lua_State *L, lhash *lh, int t, const sat_shape *s,
+                           const sat_hash_pair *pairs, int n)
 {
     int k, shapes = push_shapes(L);
     for (k = 0; k < n; k++) {
-        int r;
+        int r, pa, pb;
         if (!get_table_at(L, t, k + 1)) {
             lua_pop(L, 1);
             return 0;
         }
         r = lua_gettop(L);
-        if (!lsat_fill_response(L, r, &pairs[k].result, 0)) {
+        parts_of(s, sat_hash_shape(lh->h, pairs[k].b), &pairs[k].result, &pa, &pb);
+        if (!fill_with_parts(L, r, &pairs[k].result, 0, pa, pb)) {
             lua_pop(L, 2);
             return 0;
         }
@@ -674,7 +712,7 @@ static int h_collisions(lua_State *L)
         n = sat_hash_collisions(lh->h, s, sat_hash_find(lh->h, s), filter, &pairs);
         if (n < 0)
             return nomem(L);
-        if (pool_claim_all(L, t, n, take, 0, 1) && fill_collisions(L, t, pairs, n))
+        if (pool_claim_all(L, t, n, take, 0, 1) && fill_collisions(L, lh, t, s, pairs, n))
             break;
         pool_claim_all(L, t, n, pool_mark(lh), 1, 1); /* (the pairs are stale after: again) */
     }
@@ -764,12 +802,14 @@ static int h_fill(lua_State *L)
     lua_settop(L, 2);
     for (round = 0;; round++) {
         /* the contact looked up after the last allocation, and filled with none between */
+        int pa, pb;
         const sat_hash_contact *c =
             id >= 1 && id <= 4294967295.0 && id == floor(id)
                 ? sat_hash_contact_of(lh->h, (uint32_t)(id - 1))
                 : NULL;
         luaL_argcheck(L, c != NULL, 3, "no such contact");
-        if (lsat_fill_response(L, 2, &c->result, flip))
+        parts_of(sat_hash_shape(lh->h, c->a), sat_hash_shape(lh->h, c->b), &c->result, &pa, &pb);
+        if (fill_with_parts(L, 2, &c->result, flip, pa, pb))
             break;
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
@@ -778,12 +818,13 @@ static int h_fill(lua_State *L)
     return 1;
 }
 
-/* hash:response(t, overlap, nx, ny, aInB, bInA) -> t made a response (metatable, numbers,
- * vecs); the caller sets a and b. */
+/* hash:response(t, overlap, nx, ny, aInB, bInA [, part, ownPart]) -> t made a response
+ * (metatable, numbers, vecs); the caller sets a and b. part and ownPart: the parts (from 1)
+ * of b and a, 0 or nil for none. */
 static int h_response(lua_State *L)
 {
     sat_result r;
-    int round;
+    int round, pb, pa;
     check_hash(L);
     luaL_checktype(L, 2, LUA_TTABLE);
     r.overlap = lsat_checkfinite(L, 3);
@@ -793,8 +834,10 @@ static int h_response(lua_State *L)
     r.mtv.y = -r.normal.y * r.overlap + 0.0;
     r.a_in_b = lua_toboolean(L, 6);
     r.b_in_a = lua_toboolean(L, 7);
+    pb = (int)luaL_optinteger(L, 8, 0) - 1;
+    pa = (int)luaL_optinteger(L, 9, 0) - 1;
     lua_settop(L, 2);
-    for (round = 0; !lsat_fill_response(L, 2, &r, 0); round++) {
+    for (round = 0; !fill_with_parts(L, 2, &r, 0, pa < 0 ? -1 : pa, pb < 0 ? -1 : pb); round++) {
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         lsat_make_response(L, 2);
@@ -802,8 +845,8 @@ static int h_response(lua_State *L)
     return 1;
 }
 
-/* hash:sweep's buffer: HIT_STRIDE numbers per hit, hit k (from 0) at k * HIT_STRIDE + the
- * offsets below. lua/sat/world.lua reads it under the same names. Flags are 1 or 0. */
+/* hash:sweep's buffer: HIT_STRIDE slots per hit, hit k (from 0) at k * HIT_STRIDE + the
+ * offsets below. lua/sat/world_move.lua reads it under the same names. Flags are 1 or 0. */
 enum {
     HIT_OTHER = 1,       /* the shape met */
     HIT_T = 2,           /* when, in [0, 1] of the motion */
@@ -815,7 +858,11 @@ enum {
     HIT_OVERLAPPING = 8, /* 1: it overlapped at the start (t 0, the collide result) */
     HIT_AINB = 9,
     HIT_BINA = 10,
-    HIT_STRIDE = 10
+    HIT_PART = 11,       /* the other's part met (from 1; 0: not a compound) */
+    HIT_OWNPART = 12,    /* the moving shape's own part (the same) */
+    HIT_PX = 13,         /* the contact point (written for a query only) */
+    HIT_PY = 14,
+    HIT_STRIDE = 14
 };
 
 static void set_slot(lua_State *L, int buf, int slot, double v)
@@ -824,21 +871,33 @@ static void set_slot(lua_State *L, int buf, int slot, double v)
     lua_rawseti(L, buf, slot);
 }
 
-/* hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written
- * into buf (sorted by t, distance, insertion; category and mask filtered; none static when
- * the shape is static). The caller clears the shapes from buf when done with them. */
+static void set_int_slot(lua_State *L, int buf, int slot, int v)
+{
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_rawseti(L, buf, slot);
+}
+
+/* hash:sweep(shape, dx, dy, buf [, as [, query]]) -> n: the n hits of the shape moving by
+ * (dx, dy), written into buf (sorted by t, distance, insertion). `as`: the world's member the
+ * shape stands for (a copy of it, swept from where it would be: world:check), whose entry is
+ * skipped and whose static flag counts; by default the shape's own. Without query, category
+ * and mask filtered, and none static when that entry is; with query, every shape met (as the
+ * queries), and the contact points written. The caller clears the shapes from buf when done
+ * with them. */
 static int h_sweep(lua_State *L)
 {
     lhash *lh = check_hash(L);
     sat_shape *s = lsat_checkshape(L, 2);
+    sat_shape *as = lua_isnoneornil(L, 6) ? s : lsat_checkshape(L, 6);
+    int query = lua_toboolean(L, 7);
     const sat_hash_sweep_hit *hits;
-    sat_vec v;
+    sat_vec v, zero = {0.0, 0.0};
     int n, k, shapes;
     v.x = lsat_checkfinite(L, 3);
     v.y = lsat_checkfinite(L, 4);
     luaL_checktype(L, 5, LUA_TTABLE);
     lua_settop(L, 5);
-    n = sat_hash_sweep(lh->h, s, sat_hash_find(lh->h, s), v, 1, &hits);
+    n = sat_hash_sweep(lh->h, s, sat_hash_find(lh->h, as), v, query ? SAT_HASH_EVERY : 1, &hits);
     if (n < 0)
         return nomem(L);
     shapes = push_shapes(L);
@@ -857,6 +916,14 @@ static int h_sweep(lua_State *L)
         set_slot(L, 5, o + HIT_OVERLAPPING, hit->overlapping ? 1 : 0);
         set_slot(L, 5, o + HIT_AINB, r->a_in_b ? 1 : 0);
         set_slot(L, 5, o + HIT_BINA, r->b_in_a ? 1 : 0);
+        set_int_slot(L, 5, o + HIT_PART, hit->part_b + 1);
+        set_int_slot(L, 5, o + HIT_OWNPART, hit->part_a + 1);
+        if (query) {
+            sat_vec p;
+            sat_sweep_point(s, v, sat_hash_shape(lh->h, hits[k].handle), zero, hit, &p);
+            set_slot(L, 5, o + HIT_PX, p.x);
+            set_slot(L, 5, o + HIT_PY, p.y);
+        }
     }
     lua_pop(L, 1);
     lua_pushinteger(L, n);

@@ -26,7 +26,7 @@ static void pin_module(void)
 /* The field names, in lsat_key order. */
 static const char *const key_names[LSAT_K_COUNT] = {
     "a", "b", "overlap", "normal", "mtv", "aInB", "bInA", "shape", "t", "x", "y", "nx", "ny",
-    "__index"};
+    "part", "ownPart", "__index"};
 
 /* Pushes the metatable registered as name (creating it), with __name set on every version. */
 static void push_metatable(lua_State *L, const char *name)

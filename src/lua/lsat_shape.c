@@ -789,6 +789,32 @@ static int shape_clone(lua_State *L)
     return 1;
 }
 
+/* core.ghost(shape [, ghost]) -> ghost: a copy of the shape with its identity (its id: the
+ * pair tests of the copy are the shape's, bit for bit), in no hash, without fields; made in
+ * `ghost` when that is a shape in no hash with room enough, else in a new userdata. Internal
+ * to sat.world: world:check moves the copy where the shape would go, changing nothing. */
+static int l_ghost(lua_State *L)
+{
+    sat_shape *s = lsat_checkshape(L, 1);
+    sat_shape *g = lua_isnoneornil(L, 2) ? NULL : lsat_checkshape(L, 2);
+    size_t bytes = sat_shape_bytes(s);
+    if (g == NULL || g == s || g->members != NULL || (size_t)lua_rawlen(L, 2) < bytes) {
+        lua_settop(L, 1);
+        g = (sat_shape *)sat_newshape(L, bytes);
+    } else {
+        lua_settop(L, 2);
+    }
+    sat_shape_copy(g, s);
+    g->user = lsat_stamp(g);
+    lua_pushvalue(L, lua_upvalueindex(kind_uv[g->kind].mt));
+    lua_setmetatable(L, 2);
+#if LUA_VERSION_NUM == 501
+    lua_pushvalue(L, lua_upvalueindex(LSAT_UV_NOFIELDS));
+    sat_setuservalue(L, 2);
+#endif
+    return 1;
+}
+
 static int shape_raycast(lua_State *L)
 {
     sat_shape *s = lsat_checkself(L, "raycast");
@@ -995,7 +1021,7 @@ static const luaL_Reg module_funcs[] = {
     {"circle", l_circle},   {"point", l_point},     {"polygon", l_polygon},
     {"box", l_box},         {"segment", l_segment}, {"capsule", l_capsule},
     {"concave", l_concave}, {"compound", l_compound}, {"chain", l_chain},
-    {"isShape", l_is_shape}, {"transformBits", l_transform_bits},
+    {"isShape", l_is_shape}, {"ghost", l_ghost}, {"transformBits", l_transform_bits},
     {"setTransformBits", l_set_transform_bits}, {NULL, NULL}};
 
 void lsat_open_shape(lua_State *L, int module, int base)

@@ -19,8 +19,8 @@
 -- so on arm64 and PowerPC with no way to turn it off (Debian 12's 2.1.0-beta3 on aarch64:
 -- fmadd/fmsub in the traces of world_move.lua's slide). On such a LuaJIT (M.fuses), every
 -- file that multiplies and adds inexact numbers runs interpreted: every file of the pure
--- backend, and the Lua layer's files that compute positions (the move's slide, the level's
--- tile and object placement). The Lua layer's other files compute no inexact product that
+-- backend, and the Lua layer's files that compute positions (the move's slide, push's
+-- carrying, the mover's ground, the level's tile and object placement). The Lua layer's other files compute no inexact product that
 -- is then added (world_state's digest arithmetic is exact: integers below 2^53 and powers
 -- of two), so fusing cannot change them.
 --
@@ -40,7 +40,7 @@ M.OFF = {
 
 -- The files a fusing compiler is kept out of: "pure" stands for every file of the pure
 -- backend (lua/sat/pure/), the others are the Lua layer's (lua/sat/<name>.lua).
-M.FUSED = { "pure", "world_move", "level_shapes", "level_tiled" }
+M.FUSED = { "pure", "world_move", "world_push", "world_mover", "level_shapes", "level_tiled" }
 
 local jit_lib = rawget(_G, "jit")
 

@@ -32,6 +32,8 @@ local H = require("sat.pure.sat_hash")
 local Q = require("sat.pure.sat_hash_query")
 local ST = require("sat.pure.sat_hash_step")
 local RESP = require("sat.pure.lsat_response")
+local C = require("sat.pure.sat_collide")
+local CT = require("sat.pure.sat_contacts")
 
 local M = {}
 
@@ -48,17 +50,22 @@ local argerror, checkshape, checktable, checkfinite = U.argerror, U.checkshape, 
 local istable, tovec, push_vec, rawmetatable = U.istable, U.tovec, U.push_vec, U.rawmetatable
 local rawlen = U.rawlen
 
-local SAT_HASH_NONE, SAT_HASH_STATIC = H.SAT_HASH_NONE, H.SAT_HASH_STATIC
+local SAT_HASH_NONE, SAT_HASH_STATIC, SAT_HASH_EVERY = H.SAT_HASH_NONE, H.SAT_HASH_STATIC,
+  H.SAT_HASH_EVERY
+local SAT_COMPOUND = K.SAT_COMPOUND
+local sat_collide_parts, sat_sweep_point = C.sat_collide_parts, CT.sat_sweep_point
 local sat_hash_find, sat_hash_reserve, sat_hash_insert = H.sat_hash_find, H.sat_hash_reserve,
   H.sat_hash_insert
 local sat_hash_sweep = Q.sat_hash_sweep
-local HIT_HANDLE, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_T, H.HIT_NX, H.HIT_NY,
-  H.HIT_STRIDE
+local HIT_HANDLE, HIT_T, HIT_NX, HIT_NY, HIT_PART, HIT_STRIDE = H.HIT_HANDLE, H.HIT_T, H.HIT_NX,
+  H.HIT_NY, H.HIT_PART, H.HIT_STRIDE
 local PR_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE = H.PR_B,
   H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA, H.PR_STRIDE
 local SW_HANDLE, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_OVERLAP, SW_NX, SW_NY = H.SW_HANDLE,
   H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_OVERLAP, H.SW_NX, H.SW_NY
 local SW_AINB, SW_BINA, SW_STRIDE = H.SW_AINB, H.SW_BINA, H.SW_STRIDE
+local SW_DIST2, SW_RMX, SW_RMY, SW_PART_A, SW_PART_B = H.SW_DIST2, H.SW_RMX, H.SW_RMY,
+  H.SW_PART_A, H.SW_PART_B
 
 -- Rounds of "make the tables, query, fill" before giving up.
 local MAX_ROUNDS = 64
@@ -411,6 +418,42 @@ local function fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip)
   return true
 end
 
+-- t[key] = part + 1 (a part's index in parts(), from 1), or nil for part -1 (no compound).
+local function set_part(t, key, part)
+  if part >= 0 then
+    rawset(t, key, part + 1)
+  else
+    rawset(t, key, nil)
+  end
+end
+
+-- fill_response, then the parts (-1: not a compound) of a and b in contact, as
+-- sat_collide_parts names them: `part` is the other's (b's, seen from a), `ownPart` its own.
+local function fill_with_parts(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip, part_a, part_b)
+  if not fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip) then
+    return false
+  end
+  set_part(r, "part", flip and part_a or part_b)
+  set_part(r, "ownPart", flip and part_b or part_a)
+  return true
+end
+
+-- The result whose normal sat_collide_parts reads, filled and read at once.
+local PARTS_RESULT = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0,
+  b_in_a = 0 }
+
+-- The parts of the records a and b in contact with a result of normal (nx, ny): -1 and -1
+-- unless a compound is one of them.
+local function parts_of(a, b, nx, ny)
+  if a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND then
+    local r = PARTS_RESULT
+    r.nx, r.ny = nx, ny
+    local _, pa, pb = sat_collide_parts(a, b, r)
+    return pa, pb
+  end
+  return -1, -1
+end
+
 -- ---- membership -----------------------------------------------------------------------------
 
 -- hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
@@ -611,6 +654,7 @@ local function fill_hits(self, t, h, idx, n, p1x, p1y, p2x, p2y)
     rawset(hit, "y", u >= 1.0 and p2y or p1y + (p2y - p1y) * u)
     rawset(hit, "nx", hits[o + HIT_NX])
     rawset(hit, "ny", hits[o + HIT_NY])
+    set_part(hit, "part", hits[o + HIT_PART])
   end
   return true
 end
@@ -647,15 +691,19 @@ local function h_query_segment(...)
   return t
 end
 
--- Fills t[1..n] with responses from shape to the others of the pairs.
-local function fill_collisions(self, t, h, shape, n)
+-- Fills t[1..n] with responses from the shape s (shape's record) to the others of the pairs.
+local function fill_collisions(self, t, h, shape, s, n)
   local shapes, pairs = rawget(self, SHAPES), h.pairs
   for k = 1, n do
     local r = get_table_at(t, k)
     local o = (k - 1) * PR_STRIDE
-    if r == nil or not fill_response(r, pairs[o + PR_OVERLAP], pairs[o + PR_NX],
+    if r == nil then
+      return false
+    end
+    local pa, pb = parts_of(s, h.shape[pairs[o + PR_B]], pairs[o + PR_NX], pairs[o + PR_NY])
+    if not fill_with_parts(r, pairs[o + PR_OVERLAP], pairs[o + PR_NX],
       pairs[o + PR_NY], pairs[o + PR_MX], pairs[o + PR_MY], pairs[o + PR_AINB] ~= 0,
-      pairs[o + PR_BINA] ~= 0, false) then
+      pairs[o + PR_BINA] ~= 0, false, pa, pb) then
       return false
     end
     rawset(r, "a", shape)
@@ -680,7 +728,8 @@ local function h_collisions(...)
       too_many_rounds()
     end
     n = Q.sat_hash_collisions(h, s, sat_hash_find(h, s), filter)
-    if pool_claim_all(self, t, n, take, false, true) and fill_collisions(self, t, h, shape, n) then
+    if pool_claim_all(self, t, n, take, false, true) and
+        fill_collisions(self, t, h, shape, s, n) then
       break
     end
     pool_claim_all(self, t, n, pool_mark(self), true, true) -- (the pairs are stale after: again)
@@ -761,8 +810,9 @@ local function h_fill(...)
       argerror(3, "no such contact")
     end
     local k = id - 1
-    if fill_response(r, h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k],
-      h.c_ainb[k] ~= 0, h.c_bina[k] ~= 0, flip) then
+    local pa, pb = parts_of(h.shape[h.c_a[k]], h.shape[h.c_b[k]], h.c_nx[k], h.c_ny[k])
+    if fill_with_parts(r, h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k],
+      h.c_ainb[k] ~= 0, h.c_bina[k] ~= 0, flip, pa, pb) then
       break
     end
     round = round + 1
@@ -770,10 +820,11 @@ local function h_fill(...)
   return r
 end
 
--- hash:response(t, overlap, nx, ny, aInB, bInA) -> t made a response (metatable, numbers,
--- vecs); the caller sets a and b.
+-- hash:response(t, overlap, nx, ny, aInB, bInA [, part, ownPart]) -> t made a response
+-- (metatable, numbers, vecs); the caller sets a and b. part and ownPart: the parts (from 1)
+-- of b and a, 0 or nil for none.
 local function h_response(...)
-  local self, r, overlap, nx, ny, a_in_b, b_in_a = ...
+  local self, r, overlap, nx, ny, a_in_b, b_in_a, part, own = ...
   local top = select("#", ...)
   check_hash(self)
   checktable(r, 2, top)
@@ -782,13 +833,19 @@ local function h_response(...)
   ny = checkfinite(ny, 5, top)
   local mx, my = -nx * overlap + 0.0, -ny * overlap + 0.0
   a_in_b, b_in_a = a_in_b and true or false, b_in_a and true or false
+  local pb = (part == nil and 0 or checkinteger(part, 8, top)) - 1
+  local pa = (own == nil and 0 or checkinteger(own, 9, top)) - 1
+  if tointeger then -- (luaL_optinteger's integers)
+    pb, pa = tointeger(pb), tointeger(pa)
+  end
   local round = 0
   while true do
     if round == MAX_ROUNDS then
       too_many_rounds()
     end
     make_response(r)
-    if fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
+    if fill_with_parts(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false, pa < 0 and -1 or pa,
+      pb < 0 and -1 or pb) then
       break
     end
     round = round + 1
@@ -796,25 +853,43 @@ local function h_response(...)
   return r
 end
 
--- hash:sweep's buffer: BUF_STRIDE numbers per hit (lsat_hash.c's HIT_*; lua/sat/world_move.lua
--- reads it under those names). Flags are 1 or 0 (floats, as the C's lua_pushnumber).
+-- hash:sweep's buffer: BUF_STRIDE slots per hit (lsat_hash.c's HIT_*; lua/sat/world_move.lua
+-- reads it under those names). Flags are 1 or 0 (floats, as the C's lua_pushnumber); parts
+-- from 1, 0 for none (integers, as the C's lua_pushinteger).
 local BUF_OTHER, BUF_T, BUF_MX, BUF_MY, BUF_NX, BUF_NY = 1, 2, 3, 4, 5, 6
-local BUF_OVERLAP, BUF_OVERLAPPING, BUF_AINB, BUF_BINA, BUF_STRIDE = 7, 8, 9, 10, 10
+local BUF_OVERLAP, BUF_OVERLAPPING, BUF_AINB, BUF_BINA = 7, 8, 9, 10
+local BUF_PART, BUF_OWNPART, BUF_PX, BUF_PY, BUF_STRIDE = 11, 12, 13, 14, 14
 
--- hash:sweep(shape, dx, dy, buf) -> n: the n hits of the shape moving by (dx, dy), written into
--- buf.
+-- A sat_sweep_hit rebuilt from h.sweeps for sat_sweep_point, filled and read at once.
+local SWEEP_HIT = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1,
+  part_b = -1,
+  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+
+-- hash:sweep(shape, dx, dy, buf [, as [, query]]) -> n: the n hits of the shape moving by
+-- (dx, dy), written into buf (sorted by t, distance, insertion). `as`: the world's member the
+-- shape stands for (a copy of it, swept from where it would be: world:check), whose entry is
+-- skipped and whose static flag counts; by default the shape's own. Without query, category
+-- and mask filtered, and none static when that entry is; with query, every shape met (as the
+-- queries), and the contact points written. The caller clears the shapes from buf when done
+-- with them.
 local function h_sweep(...)
-  local self, shape, vx, vy, buf = ...
+  local self, shape, vx, vy, buf, as, query = ...
   local top = select("#", ...)
   local h = check_hash(self)
   local s = shape_arg(shape, 2, top)
+  local sas = s
+  if as ~= nil then
+    sas = shape_arg(as, 6, top)
+  end
+  query = query and true or false
   vx, vy = checkfinite(vx, 3, top), checkfinite(vy, 4, top)
   checktable(buf, 5, top)
-  local n, idx = sat_hash_sweep(h, s, sat_hash_find(h, s), vx, vy, true)
+  local n, idx = sat_hash_sweep(h, s, sat_hash_find(h, sas), vx, vy,
+    query and SAT_HASH_EVERY or true)
   if n < 0 then
     nomem()
   end
-  local shapes, sweeps = rawget(self, SHAPES), h.sweeps
+  local shapes, sweeps, records = rawget(self, SHAPES), h.sweeps, h.shape
   for k = 1, n do
     local j = (idx[k] - 1) * SW_STRIDE
     local o = (k - 1) * BUF_STRIDE
@@ -828,6 +903,20 @@ local function h_sweep(...)
     rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
     rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
     rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
+    rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
+    rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
+    if query then
+      local hit, r = SWEEP_HIT, SWEEP_HIT.result
+      hit.overlapping, hit.t = sweeps[j + SW_OVERLAPPING], sweeps[j + SW_T]
+      hit.mx, hit.my, hit.dist2 = sweeps[j + SW_MX], sweeps[j + SW_MY], sweeps[j + SW_DIST2]
+      hit.part_a, hit.part_b = sweeps[j + SW_PART_A], sweeps[j + SW_PART_B]
+      r.overlap, r.nx, r.ny = sweeps[j + SW_OVERLAP], sweeps[j + SW_NX], sweeps[j + SW_NY]
+      r.mx, r.my = sweeps[j + SW_RMX], sweeps[j + SW_RMY]
+      r.a_in_b, r.b_in_a = sweeps[j + SW_AINB], sweeps[j + SW_BINA]
+      local px, py = sat_sweep_point(s, vx, vy, records[sweeps[j + SW_HANDLE]], 0.0, 0.0, hit)
+      rawset(buf, o + BUF_PX, px)
+      rawset(buf, o + BUF_PY, py)
+    end
   end
   return n
 end

@@ -620,7 +620,7 @@ local function shape_clone(...)
 end
 
 -- The core's raycast hit (sat_hit), filled by sat_shape_raycast, read at once.
-local HIT = { t = 0.0, nx = 0.0, ny = 0.0 }
+local HIT = { t = 0.0, nx = 0.0, ny = 0.0, part = -1 }
 
 local function shape_raycast(...)
   local s, x1, y1, x2, y2 = ...
@@ -725,6 +725,35 @@ local function l_is_shape(v)
   return toshape(v) ~= nil
 end
 
+-- core.ghost(shape [, ghost]) -> ghost: a copy of the shape with its identity (its id: the
+-- pair tests of the copy are the shape's, bit for bit), in no hash, without fields; made in
+-- `ghost` when that is a shape in no hash (its record reused when of the same kind, as the C
+-- reuses a userdata with room enough), else in a new proxy. Internal to sat.world:
+-- world:check moves the copy where the shape would go, changing nothing.
+local function l_ghost(...)
+  local s, g = ...
+  local top = select("#", ...)
+  local rec = U.checkshape(s, 1, top)
+  local grec
+  if g ~= nil then
+    grec = U.checkshape(g, 2, top)
+  end
+  if grec == nil or grec == rec or grec.members then
+    g, grec = nil, {}
+  elseif grec.kind ~= rec.kind or rec.kind == SAT_COMPOUND then
+    grec = {}
+  end
+  S.sat_shape_copy(grec, rec)
+  if g == nil then
+    g = setmetatable({ [REC] = grec }, KIND_MT[grec.kind])
+  else
+    rawset(g, REC, grec)
+    U.replace_metatable(g, KIND_MT[grec.kind])
+  end
+  grec.user = g
+  return g
+end
+
 -- ---- exact transforms, for the world's digest and snapshots (lua/sat/world_state.lua) --
 
 -- core.transformBits(shape) -> x, y, xlo, ylo, angle, scale, radius, category, mask: what the
@@ -772,7 +801,7 @@ local module_funcs = {
   { "circle", l_circle }, { "point", l_point }, { "polygon", l_polygon },
   { "box", l_box }, { "segment", l_segment }, { "capsule", l_capsule },
   { "concave", l_concave }, { "compound", l_compound }, { "chain", l_chain },
-  { "isShape", l_is_shape }, { "transformBits", l_transform_bits },
+  { "isShape", l_is_shape }, { "ghost", l_ghost }, { "transformBits", l_transform_bits },
   { "setTransformBits", l_set_transform_bits },
 }
 

@@ -1180,6 +1180,67 @@ end
 --   return 1
 -- end
 
+-- -- ---- which parts: sat_collide_parts (the C's, beside the part pairs' collide) ------------
+
+-- local shape_mod
+-- local PARTS_R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+
+-- -- Part i's (1-based) box about its own position: a compound's kept in its table, another
+-- -- shape's own (sat__box).
+-- local function part_box(s, i)
+--   if s.kind == SAT_COMPOUND then
+--     return s.tlox[i], s.tloy[i], s.thix[i], s.thiy[i]
+--   end
+--   return shape_mod.sat__box(s)
+-- end
+
+-- --- sat_collide_parts(a, b, r) -> ok, part_a, part_b: which parts of compounds a collision is
+-- -- with (r: what sat_collide(a, b, r) gave): the part of a and of b in contact, from 0 (-1
+-- -- for a shape that is not a compound): among the part pairs that collide, the one whose own
+-- -- normal is nearest r's (within 1e-9 of the best), then the deeper, then the first in part
+-- -- order. ok 1, or 0 (both -1) when no part pair collides.
+-- function M.sat_collide_parts(a, b, r)
+--   shape_mod = shape_mod or require("sat.pure.sat_shape")
+--   local bi, bj = -1, -1
+--   local bdot, bdepth, tol = 0.0, 0.0, SAT_TOUCH_REL * (a.bound + b.bound)
+--   local blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0
+--   local ka, kb = a.kind, b.kind
+--   if ka ~= SAT_COMPOUND and kb ~= SAT_COMPOUND then
+--     return 1, -1, -1
+--   end
+--   if kb ~= SAT_COMPOUND then
+--     blox, bloy, bhix, bhiy = shape_mod.sat__box(b)
+--   end
+--   local na = ka == SAT_COMPOUND and a.count or 1
+--   local nb = kb == SAT_COMPOUND and b.count or 1
+--   local rr, rnx, rny = PARTS_R, r.nx, r.ny
+--   for i = 1, na do
+--     local x = ka == SAT_COMPOUND and a.parts[i] or a
+--     local xlox, xloy, xhix, xhiy = part_box(a, i)
+--     for j = 1, nb do
+--       local y = kb == SAT_COMPOUND and b.parts[j] or b
+--       local ylox, yloy, yhix, yhiy = blox, bloy, bhix, bhiy
+--       local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
+--       if kb == SAT_COMPOUND then
+--         ylox, yloy, yhix, yhiy = part_box(b, j)
+--       end
+--       if not (dx + ylox - xhix > tol or xlox - (dx + yhix) > tol or
+--           dy + yloy - xhiy > tol or xloy - (dy + yhiy) > tol or
+--           M.sat__part_collide(x, y, rr) == 0) then
+--         local dot = rr.nx * rnx + rr.ny * rny
+--         if bi < 0 or dot > bdot + 1e-9 or (dot >= bdot - 1e-9 and rr.overlap > bdepth) then
+--           bi, bj = i - 1, j - 1
+--           bdot, bdepth = dot, rr.overlap
+--         end
+--       end
+--     end
+--   end
+--   if bi < 0 then
+--     return 0, -1, -1
+--   end
+--   return 1, ka == SAT_COMPOUND and bi or -1, kb == SAT_COMPOUND and bj or -1
+-- end
+
 -- --- sat__comes_first(a, b): whether sat_collide computes a pair in the caller's order.
 -- M.sat__comes_first = comes_first
 

@@ -6,6 +6,8 @@
 -- sat_contacts(a, b) -> n, x1, y1, x2, y2: 0, 1 or 2 points (numbers, nothing allocated).
 -- sat_sweep_contact(a, vax, vay, b, vbx, vby, hit) -> 1, px, py (and hit filled, as
 -- sat_sweep fills it) or 0.
+-- sat_sweep_point(a, vax, vay, b, vbx, vby, hit) -> px, py: that point for a hit already
+-- found (sat_hash_sweep's, for world:queryCast).
 --
 -- A line of the contact is x = tau * t + lambda * n, t = perp(n): passed as the numbers tx,
 -- ty, nx, ny, tau, tol (the pair's touch tolerance) to the functions below.
@@ -29,6 +31,7 @@ local SAT_TOUCH_REL, SAT_CONTACT_FACE_COS, SAT_CONTACT_PARALLEL =
 local sat_collide, sat_test, comes_first = C.sat_collide, C.sat_test, C.sat__comes_first
 local interval, sweep = E.sat__interval, SW.sat_sweep
 local sat__box, part_box = S.sat__box, SW.sat__part_box
+local part_of = I.sat__part_of
 
 -- The empty chord.
 local NONE_LO, NONE_HI = HUGE, -HUGE
@@ -407,27 +410,33 @@ local function middle(n, x1, y1, x2, y2)
   return x1, y1
 end
 
-local part_sweep_hit = { result = {} }
-local sweep_contact
+-- The point of a hit of a on b (neither a compound; b moving by vb): a moved by hit's move
+-- against b (0 when they overlap or touch at the start, where the normal is sat_collide's),
+-- in the frame of the first of the two as sat_contacts takes them, and where b is by then.
+local function hit_point(a, b, vbx, vby, hit)
+  local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
+  local r = hit.result
+  local atx, aty
+  if comes_first(a, b) then
+    local mx, my = middle(contact_points(a, b, dx - hit.mx, dy - hit.my, r.nx, r.ny))
+    atx, aty = (a.px + (mx + hit.mx)) + a.plx, (a.py + (my + hit.my)) + a.ply
+  else
+    local mx, my = middle(contact_points(b, a, -dx + hit.mx, -dy + hit.my, -r.nx, -r.ny))
+    atx, aty = (b.px + mx) + b.plx, (b.py + my) + b.ply
+  end
+  return atx + vbx * hit.t, aty + vby * hit.t
+end
 
---- sat_sweep_contact(a, vax, vay, b, vbx, vby, hit) -> 1, px, py, or 0: sat_sweep with both
--- shapes moving (the relative motion va - vb), and the point where they first touch
--- (sat_contacts at that time, the middle of two), or, when they already overlap, now.
-sweep_contact = function(a, vax, vay, b, vbx, vby, hit)
+--- sat_sweep_point(a, vax, vay, b, vbx, vby, hit) -> px, py: the contact point of a hit of
+-- sat_sweep(a, va - vb, b, hit) (a moving by va, b by vb): what sat_sweep_contact gives for
+-- that hit, without sweeping again.
+local function sweep_point(a, _, _, b, vbx, vby, hit)
   if a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND then
     -- the part pair that touches first, or the union's contacts when they overlap
-    if not in_range(vbx) or not in_range(vby) then
-      return 0
-    end
-    local found, pa, pb = SW.sat__compound_sweep_pair(a, vax - vbx, vay - vby, b, hit)
-    if found == 0 then
-      return 0
-    end
-    if hit.overlapping == 0 and pa ~= nil then
-      local h, x, y = sweep_contact(pa, vax, vay, pb, vbx, vby, part_sweep_hit)
-      if h == 1 then
-        return 1, x, y
-      end
+    local part_a, part_b = hit.part_a, hit.part_b
+    if hit.overlapping == 0 and (part_a >= 0 or part_b >= 0) then
+      return hit_point(part_of(a, part_a < 0 and 1 or part_a + 1),
+        part_of(b, part_b < 0 and 1 or part_b + 1), vbx, vby, hit)
     end
     local n, x1, y1, x2, y2
     if hit.overlapping == 1 then -- the union's result is known: the pair as sat_contacts
@@ -442,28 +451,28 @@ sweep_contact = function(a, vax, vay, b, vbx, vby, hit)
       n, x1, y1, x2, y2 = contacts(a, b)
     end
     if n > 0 then
-      return 1, middle(n, x1, y1, x2, y2)
+      return middle(n, x1, y1, x2, y2)
     end
-    return 1, a.px + a.plx, a.py + a.ply -- sat_shape_position(a)
+    return a.px + a.plx, a.py + a.ply -- sat_shape_position(a)
   end
-  if not in_range(vbx) or not in_range(vby) or sweep(a, vax - vbx, vay - vby, b, hit) == 0 then
+  return hit_point(a, b, vbx, vby, hit)
+end
+M.sat_sweep_point = sweep_point
+
+--- sat_sweep_contact(a, vax, vay, b, vbx, vby, hit) -> 1, px, py, or 0: sat_sweep with both
+-- shapes moving (the relative motion va - vb), and the point where they first touch
+-- (sat_contacts at that time, the middle of two), or, when they already overlap, now.
+local function sweep_contact(a, vax, vay, b, vbx, vby, hit)
+  if a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND then
+    if not in_range(vbx) or not in_range(vby) or
+      SW.sat__compound_sweep_pair(a, vax - vbx, vay - vby, b, hit) == 0 then
+      return 0
+    end
+  elseif not in_range(vbx) or not in_range(vby) or
+    sweep(a, vax - vbx, vay - vby, b, hit) == 0 then
     return 0
   end
-  -- a moved by hit's move against b (0 when they overlap or touch at the start, where the
-  -- normal is sat_collide's), in the frame of the first of the two as sat_contacts takes
-  -- them: at the start, its points
-  local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
-  local r = hit.result
-  local atx, aty
-  if comes_first(a, b) then
-    local mx, my = middle(contact_points(a, b, dx - hit.mx, dy - hit.my, r.nx, r.ny))
-    atx, aty = (a.px + (mx + hit.mx)) + a.plx, (a.py + (my + hit.my)) + a.ply
-  else
-    local mx, my = middle(contact_points(b, a, -dx + hit.mx, -dy + hit.my, -r.nx, -r.ny))
-    atx, aty = (b.px + mx) + b.plx, (b.py + my) + b.ply
-  end
-  -- and where b is by then
-  return 1, atx + vbx * hit.t, aty + vby * hit.t
+  return 1, sweep_point(a, vax, vay, b, vbx, vby, hit)
 end
 M.sat_sweep_contact = sweep_contact
 

@@ -53,6 +53,9 @@ M.SAT_HASH_DEFAULT_CELL = 64.0
 M.SAT_HASH_MIN_CELL = K.SAT_MIN_SIZE
 M.SAT_HASH_MAX_CELL = K.SAT_MAX_COORD
 M.SAT_HASH_STATIC = 1
+-- The `filter` of sat_hash_collisions and sat_hash_sweep that keeps every other entry, as the
+-- queries do: no category or mask, and a static self meets static others.
+M.SAT_HASH_EVERY = 2
 
 -- Query ranges are clamped to this many cells (sat_hash_internal.h).
 local CELL_LIMIT = 1125899906842624.0 -- 2^50
@@ -77,21 +80,23 @@ local KX, KN = 67108864.0, 33554432.0
 -- at (k - 1) * STRIDE + the offsets below. One array, not one per field: the loops that fill
 -- them keep one table live (LuaJIT gives up on a loop with too many: "register coalescing
 -- too complex"), and growing it makes no object.
--- sat_hash_hit (h.hits, sat_hash_query_segment)
-local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = 1, 2, 3, 4, 5, 5
+-- sat_hash_hit (h.hits, sat_hash_query_segment): the entry, its sat_hit (part: a compound's
+-- part entered, from 0; -1 for another kind)
+local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_PART, HIT_STRIDE = 1, 2, 3, 4, 5, 6, 6
 -- sat_hash_pair (h.pairs, sat_hash_collisions: a is the query's self): its b, and its result
 local PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE =
   1, 2, 3, 4, 5, 6, 7, 8, 9, 9
--- sat_hash_sweep_hit (h.sweeps, sat_hash_sweep): the entry, the sat_sweep_hit, its result
+-- sat_hash_sweep_hit (h.sweeps, sat_hash_sweep): the entry, the sat_sweep_hit, its result, its
+-- parts (part_a, part_b: from 0, -1 for a shape that is not a compound)
 local SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2 = 1, 2, 3, 4, 5, 6, 7
-local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE =
-  8, 9, 10, 11, 12, 13, 14, 14
+local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA = 8, 9, 10, 11, 12, 13, 14
+local SW_PART_A, SW_PART_B, SW_STRIDE = 15, 16, 16
 -- a new contact of the step (h.fresh, sat_hash_step.lua): a, b, their seqs, its result
 local FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY, FR_AINB, FR_BINA =
   1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 local FR_STRIDE = 11
-M.HIT_HANDLE, M.HIT_SEQ, M.HIT_T, M.HIT_NX, M.HIT_NY, M.HIT_STRIDE =
-  HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE
+M.HIT_HANDLE, M.HIT_SEQ, M.HIT_T, M.HIT_NX, M.HIT_NY, M.HIT_PART, M.HIT_STRIDE =
+  HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_PART, HIT_STRIDE
 M.PR_B, M.PR_SEQ_B, M.PR_OVERLAP, M.PR_NX, M.PR_NY, M.PR_MX, M.PR_MY, M.PR_AINB, M.PR_BINA,
   M.PR_STRIDE = PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA,
   PR_STRIDE
@@ -99,6 +104,7 @@ M.SW_HANDLE, M.SW_SEQ, M.SW_OVERLAPPING, M.SW_T, M.SW_MX, M.SW_MY, M.SW_DIST2 =
   SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2
 M.SW_OVERLAP, M.SW_NX, M.SW_NY, M.SW_RMX, M.SW_RMY, M.SW_AINB, M.SW_BINA, M.SW_STRIDE =
   SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE
+M.SW_PART_A, M.SW_PART_B = SW_PART_A, SW_PART_B
 M.FR_A, M.FR_B, M.FR_SA, M.FR_SB, M.FR_OVERLAP, M.FR_NX, M.FR_NY, M.FR_MX, M.FR_MY =
   FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY
 M.FR_AINB, M.FR_BINA, M.FR_STRIDE = FR_AINB, FR_BINA, FR_STRIDE

@@ -44,8 +44,8 @@ local raycast, sweep = RC.sat_shape_raycast, SW.sat_sweep
 local floor = math.floor
 local KX, KN = 67108864.0, 33554432.0 -- (sat_hash.lua's cell keys)
 
-local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_STRIDE = H.HIT_HANDLE, H.HIT_SEQ, H.HIT_T,
-  H.HIT_NX, H.HIT_NY, H.HIT_STRIDE
+local HIT_HANDLE, HIT_SEQ, HIT_T, HIT_NX, HIT_NY, HIT_PART, HIT_STRIDE = H.HIT_HANDLE,
+  H.HIT_SEQ, H.HIT_T, H.HIT_NX, H.HIT_NY, H.HIT_PART, H.HIT_STRIDE
 local PR_B, PR_SEQ_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE =
   H.PR_B, H.PR_SEQ_B, H.PR_OVERLAP, H.PR_NX, H.PR_NY, H.PR_MX, H.PR_MY, H.PR_AINB, H.PR_BINA,
   H.PR_STRIDE
@@ -53,6 +53,8 @@ local SW_HANDLE, SW_SEQ, SW_OVERLAPPING, SW_T, SW_MX, SW_MY, SW_DIST2 = H.SW_HAN
   H.SW_OVERLAPPING, H.SW_T, H.SW_MX, H.SW_MY, H.SW_DIST2
 local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE = H.SW_OVERLAP,
   H.SW_NX, H.SW_NY, H.SW_RMX, H.SW_RMY, H.SW_AINB, H.SW_BINA, H.SW_STRIDE
+local SW_PART_A, SW_PART_B = H.SW_PART_A, H.SW_PART_B
+local SAT_HASH_EVERY = H.SAT_HASH_EVERY
 
 -- ---- gathering candidates -------------------------------------------------------------------
 
@@ -303,7 +305,7 @@ local function gather_segment(h, p1x, p1y, p2x, p2y)
 end
 
 -- sat_hit, filled by the core's raycasts and read at once.
-local HIT = { t = 0.0, nx = 0.0, ny = 0.0 }
+local HIT = { t = 0.0, nx = 0.0, ny = 0.0, part = -1 }
 
 --- sat_hash_query_segment(h, x1, y1, x2, y2) -> n, idx: the shapes the segment hits, sorted
 -- by t then insertion: the k-th is record idx[k] of h.hits.
@@ -323,6 +325,7 @@ local function query_segment(h, p1x, p1y, p2x, p2y)
       hits[o + HIT_T] = HIT.t
       hits[o + HIT_NX] = HIT.nx
       hits[o + HIT_NY] = HIT.ny
+      hits[o + HIT_PART] = HIT.part
     end
   end
   sort(idx, m, h.by_hit, h.tmp)
@@ -400,8 +403,12 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
 end
 
 -- Whether a query from self (or from no entry) skips entry i: two static entries never meet,
--- and with filter neither do shapes whose categories refuse each other.
+-- and with filter neither do shapes whose categories refuse each other; with filter
+-- SAT_HASH_EVERY, every entry is kept.
 local function skips(h, s, self, filter, i)
+  if filter == SAT_HASH_EVERY then
+    return false
+  end
   local static = h.static
   if self ~= SAT_HASH_NONE and static[self] and static[i] then
     return true
@@ -443,12 +450,15 @@ end
 -- ---- sweep ----------------------------------------------------------------------------------
 
 -- sat_sweep_hit, filled by the core's sweeps and read at once.
-local SWEEP = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0,
+local SWEEP = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1,
+  part_b = -1,
   result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
 
 --- sat_hash_sweep(h, s, self, vx, vy, filter) -> n, idx: sat_sweep of s by v against every
--- other (except self; with filter, only those the categories accept; none static when self
--- is), sorted by t, distance, insertion; -1 when v is not finite. The k-th hit is record
+-- other (except self; with filter true, only those the categories accept, and none static
+-- when self is, but with filter SAT_HASH_EVERY), sorted by t, distance, insertion; -1 when v
+-- is not finite. self need not be s's own entry: a copy of a shape swept from where the shape
+-- would be (world:check) is swept as that shape. The k-th hit is record
 -- idx[k] of h.sweeps.
 function M.sat_hash_sweep(h, s, self, vx, vy, filter)
   if not (vx - vx == 0) or not (vy - vy == 0) then
@@ -490,6 +500,8 @@ function M.sat_hash_sweep(h, s, self, vx, vy, filter)
       sweeps[o + SW_RMY] = r.my
       sweeps[o + SW_AINB] = r.a_in_b
       sweeps[o + SW_BINA] = r.b_in_a
+      sweeps[o + SW_PART_A] = hit.part_a
+      sweeps[o + SW_PART_B] = hit.part_b
     end
   end
   if m > 1 then

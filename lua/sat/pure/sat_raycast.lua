@@ -194,6 +194,7 @@ local function compound_raycast(s, x1, y1, x2, y2, hit)
     local h = part_hit
     if raycast(parts[i], x1, y1, x2, y2, h) == 1 and (found == 0 or h.t < hit.t) then
       hit.t, hit.nx, hit.ny = h.t, h.nx, h.ny
+      hit.part = i - 1
       found = 1
     end
   end
@@ -211,6 +212,7 @@ raycast = function(s, x1, y1, x2, y2, hit)
   if kind == SAT_COMPOUND then
     return compound_raycast(s, x1, y1, x2, y2, hit)
   end
+  hit.part = -1
   local ax, ay = (x1 - s.px) - s.plx, (y1 - s.py) - s.ply
   local dx, dy = x2 - x1, y2 - y1
   local tol = SAT_TOUCH_REL * s.bound

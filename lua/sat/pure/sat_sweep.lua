@@ -28,7 +28,7 @@ local fmin, fmax, fabs, len, sat__box = I.fmin, I.fmax, I.fabs, I.sat__len, SH.s
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_TOUCH_REL = K.SAT_TOUCH_REL
-local sat_collide = C.sat_collide
+local sat_collide, sat_collide_parts = C.sat_collide, C.sat_collide_parts
 local seam_pair = U.sat__seam_pair
 
 local SWEEP_NONE, SWEEP_CONTACT, SWEEP_OVERLAP = 0, 1, 2
@@ -586,6 +586,7 @@ local function clear_hit(hit)
   hit.t = 0.0
   hit.mx, hit.my = 0.0, 0.0
   hit.dist2 = 0.0
+  hit.part_a, hit.part_b = 0, 0
   r.overlap = 0.0
   r.nx, r.ny, r.mx, r.my = 0.0, 0.0, 0.0, 0.0
   r.a_in_b, r.b_in_a = 0, 0
@@ -632,6 +633,7 @@ local function sweep_with(w, a, vx, vy, b, hit)
     return 0
   end
   local result = clear_hit(hit)
+  hit.part_a, hit.part_b = -1, -1
   hit.dist2 = rx * rx + ry * ry
   if rc == SWEEP_OVERLAP then
     local res, h = w.res
@@ -776,10 +778,12 @@ local function comes_first(a, i, b, j, h, hit, bi, bj, bseam, vlen, tol)
 end
 
 --- sat__compound_sweep_pair(a, vx, vy, b, hit) -> found, pa, pb: a compound's earliest touch
--- over the part pairs, and that pair (nil, nil when overlapping). A part pair whose boxes,
--- the first's moving along v, come no nearer than four times their touch tolerance (and a
--- hair of v) cannot touch, nor one whose boxes meet only after a touch already found. Of two
--- touches within the touch tolerance, one with a seam's normal gives way (comes_first).
+-- over the part pairs, and that pair (nil, nil when overlapping: the union's result, whose
+-- parts hit.part_a and part_b name; from 0, -1 for a shape that is not a compound). A part
+-- pair whose boxes, the first's moving along v, come no nearer than four times their touch
+-- tolerance (and a hair of v) cannot touch, nor one whose boxes meet only after a touch
+-- already found. Of two touches within the touch tolerance, one with a seam's normal gives
+-- way (comes_first).
 local function compound_sweep_pair(a, vx, vy, b, hit)
   local found = 0
   local dx, dy = (b.px - a.px) + (b.plx - a.plx), (b.py - a.py) + (b.ply - a.ply)
@@ -793,6 +797,8 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
     hit.overlapping = 1
     copy_result(result, res)
     hit.dist2 = dx * dx + dy * dy
+    local _, part_a, part_b = sat_collide_parts(a, b, res)
+    hit.part_a, hit.part_b = part_a, part_b
     return 1
   end
   local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
@@ -834,6 +840,8 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
           hit.overlapping, hit.t, hit.mx, hit.my, hit.dist2 = h.overlapping, h.t, h.mx, h.my,
             h.dist2
           copy_result(result, hr)
+          hit.part_a = a.kind == SAT_COMPOUND and i - 1 or -1
+          hit.part_b = b.kind == SAT_COMPOUND and j - 1 or -1
           pa, pb = x, y
           found = 1
           bi, bj, bseam = i, j, hseam
