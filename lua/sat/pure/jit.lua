@@ -20,9 +20,9 @@
 -- fmadd/fmsub in the traces of world_move.lua's slide). On such a LuaJIT (M.fuses), every
 -- file that multiplies and adds inexact numbers runs interpreted: every file of the pure
 -- backend, and the Lua layer's files that compute positions (the move's slide, push's
--- carrying, the mover's ground, the level's tile and object placement). The Lua layer's other files compute no inexact product that
--- is then added (world_state's digest arithmetic is exact: integers below 2^53 and powers
--- of two), so fusing cannot change them.
+-- carrying, the mover's ground, the level's tile and object placement). The Lua layer's
+-- other files compute no inexact product that is then added (world_state's digest
+-- arithmetic is exact: integers below 2^53 and powers of two), so fusing cannot change them.
 --
 -- apply(roots, names) turns the compiler off for every function defined in one of the files
 -- named (jit.off(fn, true): the function and the functions defined inside it) that can be
