@@ -1,6 +1,9 @@
 #!/bin/sh
-# libFuzzer on the C core (spec/c/fuzz_pairs.c, make fuzz-build: clang with libFuzzer, ASan, UBSan)
-# for FUZZ_SECONDS (default 30) seconds, continuing the corpus in build/fuzz/corpus. A crash,
+# libFuzzer on the C core (spec/c/fuzz_pairs.c, make fuzz-build: clang with libFuzzer, ASan, UBSan).
+# In make test: FUZZ_RUNS inputs (default 100,000, about 10 s) from seed FUZZ_SEED (default 1)
+# and an empty corpus: the same inputs on every run, so that the result depends on nothing
+# random and not on the machine's speed. With FUZZ_SECONDS set (make fuzz): for that many
+# seconds from a random seed, continuing the corpus in build/fuzz/corpus. A crash,
 # sanitizer report or violated invariant is one failure; the input that caused it is left in
 # build/fuzz/crash-*, and `FUZZ_TRACE=1 build/fuzz/fuzz_pairs <file>` replays it step by step.
 # An input that takes longer than FUZZ_TIMEOUT seconds (default 10, libFuzzer's -timeout) is a
@@ -11,8 +14,19 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/logs build/fuzz/corpus
 name=fuzz
-seconds=${FUZZ_SECONDS:-30}
+seconds=${FUZZ_SECONDS:-}
 timeout=${FUZZ_TIMEOUT:-10}
+if [ -n "$seconds" ]; then
+  budget="-max_total_time=$seconds"
+  corpus=build/fuzz/corpus
+  done_line="fuzzed ${seconds}s"
+else
+  budget="-seed=${FUZZ_SEED:-1} -runs=${FUZZ_RUNS:-100000}"
+  corpus=build/fuzz/corpus-suite
+  rm -rf "$corpus"
+  mkdir -p "$corpus"
+  done_line="fuzzed ${FUZZ_RUNS:-100000} inputs from seed ${FUZZ_SEED:-1}"
+fi
 
 if ! command -v clang >/dev/null 2>&1 ||
    ! make --no-print-directory fuzz-probe >build/logs/fuzz-probe.log 2>&1; then
@@ -29,12 +43,13 @@ if ! make --no-print-directory fuzz-build >build/logs/fuzz-build.log 2>&1; then
 fi
 
 log=build/logs/fuzz.log
-./build/fuzz/fuzz_pairs -max_total_time="$seconds" -timeout="$timeout" -max_len=512 -print_final_stats=1 \
-  -artifact_prefix=build/fuzz/ build/fuzz/corpus >"$log" 2>&1
+# shellcheck disable=SC2086 # $budget is two words or one
+./build/fuzz/fuzz_pairs $budget -timeout="$timeout" -max_len=512 -print_final_stats=1 \
+  -artifact_prefix=build/fuzz/ "$corpus" >"$log" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ]; then
   grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units)' "$log"
-  echo "fuzzed ${seconds}s without a crash or a violated invariant"
+  echo "$done_line without a crash or a violated invariant"
   echo "$name: 1 passed, 0 failed"
   exit 0
 fi
