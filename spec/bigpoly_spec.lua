@@ -60,22 +60,16 @@ describe("big polygons", function()
     for i = 0, n - 1 do add(10 - i / n * 10, 10) end
     for i = 0, n - 1 do add(0, 10 - i / n * 10) end
     -- (LuaJIT's traces are collectable objects too, and the pure backend's loops compile)
-    local jit = rawget(_G, "jit")
-    if jit then
-      jit.off()
-      jit.flush()
-    end
-    collectgarbage()
-    collectgarbage()
-    local before = collectgarbage("count")
-    local p = sat.polygon(t)
-    local copy = p:clone()
-    collectgarbage()
-    collectgarbage()
-    local grown = collectgarbage("count") - before
-    if jit then
-      jit.on()
-    end
+    local p, copy, grown = require("spec.support").interpreted(function()
+      collectgarbage()
+      collectgarbage()
+      local before = collectgarbage("count")
+      local poly = sat.polygon(t)
+      local clone = poly:clone()
+      collectgarbage()
+      collectgarbage()
+      return poly, clone, collectgarbage("count") - before
+    end)
     assert.are.same({ 0, 0, 10, 0, 10, 10, 0, 10 }, p:vertices())
     assert.are.equal(100, copy:area())
     -- sized for its input, each would hold 8 MB (5 arrays of 100,000 points)

@@ -343,17 +343,8 @@ describe("hot calls allocate nothing", function()
   -- outgrow its default cache (maxmcode, maxtrace), which it then flushes and compiles
   -- again, over and over, and traces are collectable objects. So these run with the
   -- compiler off (the loops of one pair above keep it on).
-  local jit = rawget(_G, "jit")
   local function interpreted(f, n)
-    if jit then
-      jit.off()
-      jit.flush()
-    end
-    local bytes = allocated(f, n)
-    if jit then
-      jit.on()
-    end
-    return bytes
+    return require("spec.support").interpreted(allocated, f, n)
   end
 
   local every = {

@@ -55,7 +55,8 @@ describe("the pure backend interrupted (a finalizer or a hook running sat mid-ca
   -- (Under LuaJIT the hook runs only in the interpreter: the compiler is off meanwhile.)
   it("a core sweep inside a core sweep leaves the outer one's state alone", function()
     local jit = rawget(_G, "jit")
-    if jit then
+    local wasOn = require("spec.support").compilerOn()
+    if wasOn then
       jit.off()
     end
     local SW = require("sat.pure.sat_sweep")
@@ -95,7 +96,7 @@ describe("the pure backend interrupted (a finalizer or a hook running sat mid-ca
         assert.are.same(want, got)
       end
     end
-    if jit then
+    if wasOn then
       jit.on()
     end
   end)

@@ -40,17 +40,11 @@ describe("garbage collection", function()
 
   it("frees what is created and dropped without ever being held", function()
     -- (LuaJIT's traces are collectable objects too, and the pure backend's loops compile)
-    local jit = rawget(_G, "jit")
-    if jit then
-      jit.off()
-      jit.flush()
-    end
-    local start = settle()
-    build(50000)
-    local after = settle()
-    if jit then
-      jit.on()
-    end
+    local start, after = require("spec.support").interpreted(function()
+      local s = settle()
+      build(50000)
+      return s, settle()
+    end)
     assert.is_true(after - start < 50000 / 1024, ("%.1f KB left"):format(after - start))
   end)
 
@@ -70,26 +64,20 @@ describe("garbage collection", function()
 
   it("frees big polygons and their temporary point buffers", function()
     -- (LuaJIT's traces are collectable objects too, and the pure backend's loops compile)
-    local jit = rawget(_G, "jit")
-    if jit then
-      jit.off()
-      jit.flush()
-    end
-    local start = settle()
-    local pts = {}
-    for i = 0, 199 do
-      local a = 2 * math.pi * i / 200
-      pts[#pts + 1] = math.cos(a)
-      pts[#pts + 1] = math.sin(a)
-    end
-    for _ = 1, 2000 do
-      local p = sat.polygon(pts)
-      p:vertices()
-    end
-    local after = settle()
-    if jit then
-      jit.on()
-    end
+    local start, after = require("spec.support").interpreted(function()
+      local s = settle()
+      local pts = {}
+      for i = 0, 199 do
+        local a = 2 * math.pi * i / 200
+        pts[#pts + 1] = math.cos(a)
+        pts[#pts + 1] = math.sin(a)
+      end
+      for _ = 1, 2000 do
+        local p = sat.polygon(pts)
+        p:vertices()
+      end
+      return s, settle()
+    end)
     assert.is_true(after - start < 16, ("%.1f KB left"):format(after - start))
   end)
 end)

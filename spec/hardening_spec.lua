@@ -89,7 +89,8 @@ local function duringCall(inside, want, attempt)
       act()
     end
   end
-  if jit then
+  local wasOn = require("spec.support").compilerOn()
+  if wasOn then
     jit.off()
     jit.flush()
   end
@@ -121,7 +122,7 @@ local function duringCall(inside, want, attempt)
     collectgarbage("incremental", 0, 0, 13)
   end
   collectgarbage("collect")
-  if jit then
+  if wasOn then
     jit.on()
   end
   assert(ok, e)

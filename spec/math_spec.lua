@@ -207,12 +207,14 @@ check_all("the pure maths")
 
 if jit then
   describe("under LuaJIT with the compiler off", function()
+    local wasOn
     setup(function()
+      wasOn = require("spec.support").compilerOn()
       jit.flush()
       jit.off()
     end)
     teardown(function()
-      jit.on()
+      if wasOn then jit.on() end
     end)
     check_all("the pure maths, interpreted")
   end)

@@ -17,18 +17,9 @@ end
 local unpack = table.unpack or unpack -- luacheck: ignore 143
 
 -- LuaJIT's compiled code does not survive a refused allocation (see world_hardening_spec):
--- the failing calls run with the compiler off and its traces flushed.
-local jit = rawget(_G, "jit")
+-- each sweep runs with the compiler off and its traces flushed, once (support.interpreted).
 local function failing(n, f, ...)
-  if jit then
-    jit.off()
-    jit.flush()
-  end
-  local ok, result, refused = failalloc.pcall(n, f, ...)
-  if jit then
-    jit.on()
-  end
-  return ok, result, refused
+  return failalloc.pcall(n, f, ...)
 end
 
 local filterBits = require("spec.support").filterBits
@@ -253,7 +244,7 @@ local constructors = {
 
 -- Sweeps op over failing allocations 1, 2, ... on a shape from make; returns how many
 -- allocations the call made.
-local function sweep(make, op, extra, what, bits)
+local function sweep_interpreted(make, op, extra, what, bits)
   local control = make()
   local ce = extra and extra(control)
   local okWant, r = pcall(op, control, ce)
@@ -280,6 +271,9 @@ local function sweep(make, op, extra, what, bits)
     same(wantAfter, observe(s, nil, bits), what .. ": the shape again after failing allocation " .. n)
   end
   error(what .. ": never succeeded")
+end
+local function sweep(...)
+  return require("spec.support").interpreted(sweep_interpreted, ...)
 end
 
 -- What the pure backend does not yet do all or nothing (issue 26 point 6, open): turning or

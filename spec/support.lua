@@ -203,4 +203,31 @@ function support.filterBits(s)
   return cat, mask
 end
 
+-- LuaJIT's compiler: whether it is on now (false under PUC Lua and under luajit -joff).
+local jit = rawget(_G, "jit")
+function support.compilerOn()
+  return jit ~= nil and (jit.status()) == true
+end
+
+--- Runs f(...) with LuaJIT's compiler off and its traces flushed (compiled code would still
+-- run, and some does not survive what the caller does: a refused allocation, a debug hook),
+-- then puts the compiler back as it was: on only if it was on, so that a luajit -joff run
+-- stays interpreted to its end. Returns f's results; an error is raised again after that.
+-- Under PUC Lua, just f(...).
+function support.interpreted(f, ...)
+  if not support.compilerOn() then
+    return f(...)
+  end
+  jit.off()
+  jit.flush()
+  local function finish(ok, ...)
+    jit.on()
+    if not ok then
+      error((...), 0)
+    end
+    return ...
+  end
+  return finish(pcall(f, ...))
+end
+
 return support

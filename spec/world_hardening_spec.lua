@@ -256,17 +256,8 @@ describe("world when memory runs out (issue 13, #2 and #5)", function()
   -- the memory error crashes the VM; its interpreter raises it cleanly), and what is checked
   -- here is the library's handling: the failing calls run with the compiler off and its
   -- traces flushed.
-  local jit = rawget(_G, "jit")
   local function failing(n, f, ...)
-    if jit then
-      jit.off()
-      jit.flush()
-    end
-    local ok, result, refused = failalloc.pcall(n, f, ...)
-    if jit then
-      jit.on()
-    end
-    return ok, result, refused
+    return require("spec.support").interpreted(failalloc.pcall, n, f, ...)
   end
 
   -- Whether the hash and the world agree on every shape: each has() matches the lists (the

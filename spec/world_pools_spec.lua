@@ -70,7 +70,8 @@ describe("a result table reused across the world's calls", function()
       world:collisions(probe, t)
     end
     local jit = rawget(_G, "jit")
-    if jit then jit.off() end -- (compiled traces are collectable objects too)
+    local jitWasOn = require("spec.support").compilerOn()
+    if jitWasOn then jit.off() end -- (compiled traces are collectable objects too)
     for f = 1, 50 do frame(f) end
     collectgarbage("collect")
     collectgarbage("stop")
@@ -78,7 +79,7 @@ describe("a result table reused across the world's calls", function()
     for f = 51, 550 do frame(f) end
     local grown = collectgarbage("count") - before
     collectgarbage("restart")
-    if jit then jit.on() end
+    if jitWasOn then jit.on() end
     -- (one table a frame would be 100 KB or more; it was 3,954 KB with a pool per kind on Lua
     -- 5.4, 5,652 KB on LuaJIT. LuaJIT's interpreter makes about 1 KB over these frames from
     -- moveTo and move alone, as before the pools were one; busted's run a few KB more)
