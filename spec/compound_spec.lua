@@ -198,6 +198,41 @@ describe("a compound's MTV", function()
     near(r.normal.x, f.normal.x, 1e-9)
   end)
 
+  it("judges each part pair at its own scale, however far apart the parts are", function()
+    -- libFuzzer's finding: two circles of radius 2.2e-308 1e15 apart (the whole compound's
+    -- touch tolerance is about 1e3) against a point 8.8e-280 from one of them, a gap 4e27
+    -- times its radius: apart, no contact (it was touching with no contact point)
+    local m = 2.2250738585072014e-308
+    local c = sat.compound({ sat.circle(1e15, 2032, m), sat.circle(0, 0, m) })
+    local pt = sat.circle(m, 8.7694909019891829e-280, 0)
+    assert.is_false(sat.test(c, pt))
+    assert.is_nil(sat.collide(pt, c))
+    assert.are.equal(0, sat.contacts(c, pt))
+    assert.are.equal(0, sat.contacts(pt, c))
+    -- unit circles 1e15 apart: a unit circle resting on one touches it at (1, 0); 1e-6
+    -- further out it is apart, as it is from that circle alone
+    local u = sat.compound({ sat.circle(0, 0, 1), sat.circle(1e15, 0, 1) })
+    assert.are.equal(0, assert(sat.collide(sat.circle(2, 0, 1), u)).overlap)
+    assert.are.same({ 1, 1, 0 }, list(sat.contacts(u, sat.circle(2, 0, 1))))
+    assert.is_false(sat.test(u, sat.circle(2 + 1e-6, 0, 1)))
+    assert.are.equal(0, sat.contacts(sat.circle(2 + 1e-6, 0, 1), u))
+    -- two unit squares side by side and a third 1e15 away; a 0.1 square across their seam
+    -- (y 0.5 to 0.6) leaves by the nearer side, +0.5 in y (-0.6 the other way, 1.05
+    -- sideways): not by the first square's own exit, 0.05 in x into the second, 0.1 deep
+    local sq = sat.compound({ sat.box(0, 0, 1, 1), sat.box(1, 0, 1, 1), sat.box(1e15, 0, 1, 1) })
+    local b = sat.box(0.95, 0.5, 0.1, 0.1)
+    local r = pair(b, sq, 0.5, 0, -1, 1e-9)
+    near(0, r.mtv.x, 1e-9)
+    near(0.5, r.mtv.y, 1e-9)
+    local n, x1, y1 = sat.contacts(b, sq)
+    assert.is_true(n == 1 or n == 2)
+    assert.is_true(x1 >= 0.95 - 1e-12 and x1 <= 1.05 + 1e-12 and y1 >= 0.5 - 1e-12 and
+      y1 <= 0.6 + 1e-12, "contact inside both")
+    b:move(r.mtv.x, r.mtv.y)
+    assert.are.equal(0, assert(sat.collide(b, sq)).overlap)
+    assert.are.equal(0, assert(sat.collide(b, sat.box(1, 0, 1, 1))).overlap)
+  end)
+
   it("pushes a box or a capsule straight up out of a concave floor, seams and all", function()
     local f = sat.concave(floor_outline())
     for _, make in ipairs({

@@ -666,8 +666,73 @@ static void test_seam_normals(void)
            "along a seam\n", hits);
 }
 
+/* Parts far apart: a compound spanning 1e15 has a touch tolerance of about 1e3 relative to its
+ * whole bound, but each part pair is judged at its own scale (sat__part_gap, and its own
+ * tolerance inside the union's search). libFuzzer's finding: two circles of radius 2.2e-308,
+ * 1e15 apart, against a point 8.8e-280 from one of them (a gap 4e27 times that circle's
+ * radius; the lone pair's squared distance underflows): the union called it touching and
+ * sat_contacts gave no point. */
+static void test_far_parts(void)
+{
+    sat_status st;
+    sat_result r;
+    sat_vec p[2], q[2];
+    double m = 2.2250738585072014e-308;
+    sat_shape *c0 = sat_circle_new(1e15, 2032, m, &st), *c1 = sat_circle_new(0, 0, m, &st);
+    const sat_shape *cp[2] = {c0, c1};
+    sat_shape *c = sat_compound_new(cp, 2, &st);
+    sat_shape *pt = sat_circle_new(m, 8.7694909019891829e-280, 0, &st);
+    ENSURE(sat_test(c, pt) == 0 && sat_test(pt, c) == 0);
+    ENSURE(sat_collide(c, pt, &r) == 0 && sat_collide(pt, c, &r) == 0);
+    ENSURE(sat_contacts(c, pt, p) == 0 && sat_contacts(pt, c, p) == 0);
+
+    /* Unit circles 1e15 apart: a unit circle resting on one touches it at (1, 0), one point;
+     * 1e-6 further out (far below the whole compound's tolerance, far above the pair's) it is
+     * apart, as the lone pair is. */
+    sat_shape *u0 = sat_circle_new(0, 0, 1, &st), *u1 = sat_circle_new(1e15, 0, 1, &st);
+    const sat_shape *up[2] = {u0, u1};
+    sat_shape *u = sat_compound_new(up, 2, &st);
+    sat_shape *rest = sat_circle_new(2, 0, 1, &st), *off = sat_circle_new(2 + 1e-6, 0, 1, &st);
+    ENSURE(sat_test(u, rest) == 1 && sat_collide(rest, u, &r) == 1 && r.overlap == 0.0);
+    ENSURE(sat_contacts(u, rest, p) == 1 && sat_contacts(rest, u, q) == 1);
+    ENSURE(p[0].x == 1.0 && p[0].y == 0.0 && q[0].x == 1.0 && q[0].y == 0.0);
+    ENSURE(sat_test(u0, off) == 0 && sat_test(u, off) == 0 && sat_test(off, u) == 0);
+    ENSURE(sat_collide(off, u, &r) == 0 && sat_contacts(off, u, p) == 0);
+
+    /* Two unit squares side by side and a third 1e15 away; a 0.1 square across their seam,
+     * y 0.5 to 0.6: the union's MTV takes it out through the nearer side, +0.5 in y (-0.6 the
+     * other way; 1.05 sideways either way). With the whole compound's tolerance (about 500)
+     * the search took the first square's own exit, 0.05 in x, into the second square, 0.1
+     * deep. */
+    sat_shape *s0 = mk_box(0, 0, 1, 1), *s1 = mk_box(1, 0, 2, 1), *s2 = mk_box(1e15, 0, 1e15 + 1, 1);
+    const sat_shape *sp[3] = {s0, s1, s2};
+    sat_shape *sq = sat_compound_new(sp, 3, &st), *b = mk_box(0.95, 0.5, 1.05, 0.6);
+    ENSURE(sat_collide(b, sq, &r) == 1);
+    ENSUREF(fabs(r.overlap - 0.5) < 1e-9 && fabs(r.mtv.x) < 1e-9 && fabs(r.mtv.y - 0.5) < 1e-9,
+            "overlap %.17g mtv (%.17g, %.17g)", r.overlap, r.mtv.x, r.mtv.y);
+    {
+        sat_result rs;
+        ENSURE(sat_collide(sq, b, &rs) == 1 && rs.overlap == r.overlap &&
+               rs.mtv.x == -r.mtv.x && rs.mtv.y == -r.mtv.y);
+    }
+    int n = sat_contacts(b, sq, p);
+    ENSURE(n == 1 || n == 2);
+    for (int k = 0; k < n; k++) /* overlapping: inside both */
+        ENSUREF(p[k].x >= 0.95 - 1e-12 && p[k].x <= 1.05 + 1e-12 && p[k].y >= 0.5 - 1e-12 &&
+                p[k].y <= 0.6 + 1e-12, "contact (%.17g, %.17g)", p[k].x, p[k].y);
+    sat_shape_move(b, r.mtv.x, r.mtv.y); /* out: touching, no part overlapping */
+    ENSURE(sat_collide(b, sq, &r) == 1 && r.overlap == 0.0);
+    ENSURE(sat_collide(b, s0, &r) == 1 && r.overlap == 0.0);
+    ENSURE(sat_collide(b, s1, &r) == 1 && r.overlap == 0.0);
+
+    sat_shape *all[] = {c0, c1, c, pt, u0, u1, u, rest, off, s0, s1, s2, sq, b};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        sat_shape_free(all[i]);
+}
+
 void run_union_tests(void)
 {
+    RUN_TEST(test_far_parts);
     RUN_TEST(test_seams);
     RUN_TEST(test_seam_normals);
     RUN_TEST(test_property);

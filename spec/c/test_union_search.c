@@ -197,7 +197,6 @@ static int ex_union_mtv(const sat_shape *A, const sat_shape *B, double tol,
         }
         memset(&sr, 0, sizeof sr);
         sr.ar = &ar;
-        sr.tol = tol;
         sr.best = HUGE_VAL;
         sr.floor = deepest - 1e-9 * (A->bound + B->bound) - tol;
         sr.last = 0;
@@ -356,17 +355,18 @@ static int same_result(const sat_result *p, const sat_result *q)
            p->b_in_a == q->b_in_a;
 }
 
-/* Whether a moved by t overlaps b by more than the touch tolerance through no part pair. */
+/* Whether a moved by t overlaps b through no part pair by more than the pair's own touch
+ * tolerance. */
 static int leaves(const sat_shape *a, const sat_shape *b, sat_vec t)
 {
     sat_shape *m = sat_shape_clone(a);
-    double tol = sat__touch_tol(a, b);
     int out = 1;
     sat_shape_move(m, t.x, t.y);
     for (int i = 0; i < sat__nparts(m) && out; i++)
         for (int j = 0; j < sat__nparts(b) && out; j++) {
             sat_result r;
-            out = !sat_collide(sat__part_of(m, i), sat__part_of(b, j), &r) || r.overlap <= tol;
+            const sat_shape *x = sat__part_of(m, i), *y = sat__part_of(b, j);
+            out = !sat_collide(x, y, &r) || r.overlap <= sat__touch_tol(x, y);
         }
     sat_shape_free(m);
     return out;

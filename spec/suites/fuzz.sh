@@ -3,8 +3,8 @@
 # In make test: FUZZ_RUNS inputs (default 100,000, about 10 s) from seed FUZZ_SEED (default 1)
 # and an empty corpus: a count, not a time budget, so that the machine's speed does not
 # decide how much is tried (libFuzzer's runs from one seed were still seen to differ a
-# little: seed 1 reached the known finding in fuzz_pairs.c after 68,702 inputs in one run and
-# not within 100,000 in another). With FUZZ_SECONDS set (make fuzz): for that many
+# little: seed 1 reached a finding after 68,702 inputs in one run and not within 100,000 in
+# another). With FUZZ_SECONDS set (make fuzz): for that many
 # seconds from a random seed, continuing the corpus in build/fuzz/corpus. A crash,
 # sanitizer report or violated invariant is one failure; the input that caused it is left in
 # build/fuzz/crash-*, and `FUZZ_TRACE=1 build/fuzz/fuzz_pairs <file>` replays it step by step.

@@ -897,7 +897,7 @@ int sat_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *
                       int *part_b)
 {
     int bi = -1, bj = -1;
-    double bdot = 0.0, bdepth = 0.0, tol = sat__touch_tol(a, b);
+    double bdot = 0.0, bdepth = 0.0;
     sat_vec blo = sat__v(0.0, 0.0), bhi = blo;
     *part_a = *part_b = -1;
     if (a->kind != SAT_COMPOUND && b->kind != SAT_COMPOUND)
@@ -914,8 +914,7 @@ int sat_collide_parts(const sat_shape *a, const sat_shape *b, const sat_result *
             sat_result rr;
             if (b->kind == SAT_COMPOUND)
                 part_box(b, j, &ylo, &yhi);
-            if (d.x + ylo.x - xhi.x > tol || xlo.x - (d.x + yhi.x) > tol ||
-                d.y + ylo.y - xhi.y > tol || xlo.y - (d.y + yhi.y) > tol ||
+            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
                 !sat__part_collide(x, y, &rr))
                 continue;
             double dot = sat__dot(rr.normal, r->normal);

@@ -308,8 +308,8 @@ static sat_vec world(const sat_shape *s, sat_vec p)
 
 /* With a compound, r the union's result (a first): every part pair that meets gives its
  * points along the union's normal, and the two extremes across the normal are kept (one
- * point when they coincide). Part pairs whose boxes are apart by more than four times their
- * touch tolerance cannot meet. */
+ * point when they coincide). The part pairs are gated as sat_union.c gates them
+ * (sat__part_gap), so that every pair the union's verdict came from gives points. */
 static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
                              sat_vec out[2])
 {
@@ -328,7 +328,7 @@ static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_r
             const sat_shape *y = sat__part_of(b, j);
             sat_vec ylo, yhi, d = sat__offset(x, y);
             sat__part_box(b, j, bown, &ylo, &yhi);
-            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, 4.0 * sat__touch_tol(x, y)) ||
+            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
                 !sat_test(x, y))
                 continue;
             sat_vec c = sat__offset(a, x);

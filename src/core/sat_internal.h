@@ -412,6 +412,15 @@ static inline int sat__boxes_apart(sat_vec alo, sat_vec ahi, sat_vec d, sat_vec 
     return d.x + blo.x - ahi.x > gap || alo.x - (d.x + bhi.x) > gap || d.y + blo.y - ahi.y > gap ||
            alo.y - (d.y + bhi.y) > gap;
 }
+/* The gap up to which two parts of compounds (x, y: parts or shapes that are their own part)
+ * may touch: four times the pair's own touch tolerance (the boxes' rounding), never the whole
+ * compound's. Every compound path (test, collide, the parts of a result, contacts, sweep)
+ * gates its part pairs by this one rule, and a pair that passes is decided by its own test
+ * (its own tolerance), so that the union touches exactly when a part pair does. */
+static inline double sat__part_gap(const sat_shape *x, const sat_shape *y)
+{
+    return 4.0 * sat__touch_tol(x, y);
+}
 /* A copy that keeps a polygon's local points in its own storage, whatever the source's
  * layout (a compound's parts: their storage is copied with the compound's, so it can point
  * nowhere else), in memory of sat__inline_bytes(src). */

@@ -668,7 +668,7 @@ int sat__compound_sweep_pair(const sat_shape *a, sat_vec v, const sat_shape *b,
             sat_vec ylo, yhi;
             sat__part_box(b, j, bown, &ylo, &yhi);
             double enter = box_entry(xlo, xhi, v, sat__offset(x, y), ylo, yhi,
-                                     4.0 * sat__touch_tol(x, y) + hair);
+                                     sat__part_gap(x, y) + hair);
             if (!(enter <= 1.0) || (found && enter > hit->t) || !sat_sweep(x, v, y, &h))
                 continue;
             if (h.overlapping) { /* within the union's tolerance: a touch now */

@@ -18,9 +18,11 @@
  * when no other difference covers it (segments by chords cut from their parameter range,
  * arcs by their hull points); kept pieces give their own points and, swept by their boxes'
  * left sides (ties: the piece's index), their crossings; each candidate is taken when it is
- * nearer than the best and no difference holds it deeper than tol; ties between equally
- * near candidates by the rank the exhaustive search (the C tests' oracle) would give them
- * (see consider). The answer is the exhaustive search's, bit for bit.
+ * nearer than the best and no difference holds it deeper than its own part pair's touch
+ * tolerance (the pair's, never the whole compounds': the union touches or overlaps exactly
+ * where a part pair does by its own test; the gate of every part pair is sat__part_gap, in
+ * every compound path); ties between equally near candidates by the rank the exhaustive
+ * search (the C tests' oracle) would give them (see consider). The answer is the exhaustive search's, bit for bit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,7 @@ static double seg_point_dist(sat_vec p, sat_vec a, sat_vec b)
  * double-double positions). For part i of a and part j of b, D_ij = core(b_j) (+) -core(a_i)
  * grown by r_i + r_j is the set of translations t after which a_i + t meets b_j: a convex
  * polygon (the cores' Minkowski sum) with a radius. a overlaps b after t exactly when t is
- * inside some D_ij by more than the touch tolerance, so the MTV is the shortest t on the
+ * inside some D_ij by more than the touch tolerance of parts i and j, so the MTV is the shortest t on the
  * boundary of the union of the D_ij that lies inside none: the nearest point of some edge or
  * arc, or a crossing of two boundaries. */
 
@@ -57,6 +59,7 @@ typedef struct mdiff {
     sat_vec lo, hi; /* its box, radius included */
     double deep;    /* about the most it can cover a point by: r + twice its area over its
                      * perimeter (the search asks the deepest first) */
+    double tol;     /* its parts' own touch tolerance: t inside it by no more is a touch */
     int i, j;       /* its parts: a's, b's */
 } mdiff;
 
@@ -245,6 +248,7 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     d->i = xi;
     d->j = yj;
     d->r = x->radius + y->radius;
+    d->tol = sat__touch_tol(x, y);
     d->lo = d->hi = P[0];
     for (int i = 0; i < k; i++) {
         sat_vec e = sat__sub(P[(i + 1) % k], P[i]);
@@ -508,7 +512,7 @@ static int boxes_cross(const mdiff *a, const mdiff *b)
  * "exposed" when the differences near it (a grid over their boxes) leave some of it
  * uncovered within the annulus floor <= |t| <= the best so far; only exposed pieces give
  * candidates: their own points, and their crossings with other exposed pieces. Coverage is
- * claimed only deeper than the touch tolerance plus a margin far above rounding, so that no
+ * claimed only deeper than the difference's touch tolerance plus a margin far above rounding, so that no
  * candidate the exhaustive search would take is on a covered piece; every candidate is then
  * checked as that search checks it, against the differences whose boxes hold it: the same
  * candidates, the same arithmetic, the same answer. */
@@ -536,7 +540,7 @@ static int grid_cell(const dgrid *g, sat_vec c)
 
 typedef struct search {
     arena *ar;
-    double tol, best;
+    double best;
     double floor;  /* no candidate nearer is outside the deepest part pair's difference */
     double cap;    /* no candidate farther is wanted */
     double margin; /* a piece is covered only deeper than tol + margin */
@@ -552,13 +556,14 @@ typedef struct search {
     int *exd, nex, cex;
 } search;
 
-/* Whether difference k holds c deeper than the touch tolerance. */
+/* Whether difference k holds c deeper than its parts' own touch tolerance: a moved by c
+ * overlaps that part pair by its own rule (the rule of the part pair's test). */
 static int refuses(const search *sr, int k, sat_vec c)
 {
     const mdiff *d = &sr->ar->d[k];
     if (c.x < d->lo.x || c.x > d->hi.x || c.y < d->lo.y || c.y > d->hi.y)
         return 0;
-    return depth(sr->ar->v + d->first, d->n, d->r, c) > sr->tol;
+    return depth(sr->ar->v + d->first, d->n, d->r, c) > d->tol;
 }
 
 /* Takes c when it is nearer than the best so far and inside no difference beyond the touch
@@ -758,7 +763,7 @@ static int ask(search *sr, int k, int m, cover *cv)
     sr->stamp[m] = sr->serial;
     const mdiff *d = &sr->ar->d[m];
     const sat_vec *v = sr->ar->v + d->first;
-    double lim = sr->tol + sr->margin, a, b;
+    double lim = d->tol + sr->margin, a, b;
     if (cv->hi.x < d->lo.x || d->hi.x < cv->lo.x || cv->hi.y < d->lo.y || d->hi.y < cv->lo.y)
         return 0;
     if (cv->arc) {
@@ -797,7 +802,6 @@ static int covered(search *sr, int k, cover *cv)
                         return 1;
         return 0;
     }
-    double lim = sr->tol + sr->margin;
     for (;;) {
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
@@ -806,7 +810,7 @@ static int covered(search *sr, int k, cover *cv)
             const mdiff *d = &sr->ar->d[g->item[j]];
             if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
                 sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
-                !(depth(sr->ar->v + d->first, d->n, d->r, f) > lim))
+                !(depth(sr->ar->v + d->first, d->n, d->r, f) > d->tol + sr->margin))
                 continue; /* (it does not hold the front) */
             if (ask(sr, k, g->item[j], cv))
                 return 1;
@@ -1201,7 +1205,6 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     arena_init(&ar);
     memset(&sr, 0, sizeof sr);
     sr.ar = &ar;
-    sr.tol = tol;
     sr.margin = 1e-7 * size;
     sr.floor = deepest - 1e-9 * size - tol;
     for (int round = 0; ok; round++) {
@@ -1252,18 +1255,17 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     return ok;
 }
 
-/* The boxes of x and y (parts; their boxes xb and yb) come within tol. */
+/* The boxes of x and y (parts; their boxes xb and yb) come within the pair's own gap
+ * (sat__part_gap: the one rule of every compound path). */
 static int boxes_meet(const sat_shape *x, const part_box *xb, const sat_shape *y,
-                      const part_box *yb, double tol)
+                      const part_box *yb)
 {
-    sat_vec d = sat__offset(x, y), xlo = xb->lo, xhi = xb->hi, ylo = yb->lo, yhi = yb->hi;
-    return !(d.x + ylo.x - xhi.x > tol || xlo.x - (d.x + yhi.x) > tol ||
-             d.y + ylo.y - xhi.y > tol || xlo.y - (d.y + yhi.y) > tol);
+    return !sat__boxes_apart(xb->lo, xb->hi, sat__offset(x, y), yb->lo, yb->hi,
+                             sat__part_gap(x, y));
 }
 
 int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_fns *fns)
 {
-    double tol = sat__touch_tol(a, b);
     part_boxes ab = boxes_of(a), bb = boxes_of(b);
     for (int i = 0; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
@@ -1271,7 +1273,7 @@ int sat__compound_test(const sat_shape *a, const sat_shape *b, const sat__pair_f
         for (int j = 0; j < sat__nparts(b); j++) {
             const sat_shape *y = sat__part_of(b, j);
             part_box yb = box_of(&bb, j);
-            if (boxes_meet(x, &xb, y, &yb, tol) && fns->test(x, y))
+            if (boxes_meet(x, &xb, y, &yb) && fns->test(x, y))
                 return 1;
         }
     }
@@ -1318,7 +1320,7 @@ static int in_outline(const sat_shape *x, const part_box *xb, const sat_shape *s
 /* Whether part x is inside the shape s: its outline for a concave one, else one part (a
  * convex shape is its own part). */
 static int part_inside(const sat_shape *x, const part_box *xb, const part_boxes *sb,
-                       double tol, const sat__pair_fns *fns)
+                       const sat__pair_fns *fns)
 {
     const sat_shape *s = sb->s;
     if (s->kind == SAT_COMPOUND && sat_compound_form(s) == SAT_FORM_CONCAVE)
@@ -1327,18 +1329,17 @@ static int part_inside(const sat_shape *x, const part_box *xb, const part_boxes 
         const sat_shape *y = sat__part_of(s, j);
         part_box yb = box_of(sb, j);
         sat_result r;
-        if (boxes_meet(x, xb, y, &yb, tol) && fns->collide(x, y, &r) && r.a_in_b)
+        if (boxes_meet(x, xb, y, &yb) && fns->collide(x, y, &r) && r.a_in_b)
             return 1;
     }
     return 0;
 }
 
-static int all_inside(const part_boxes *ab, const part_boxes *bb, double tol,
-                      const sat__pair_fns *fns)
+static int all_inside(const part_boxes *ab, const part_boxes *bb, const sat__pair_fns *fns)
 {
     for (int i = 0; i < sat__nparts(ab->s); i++) {
         part_box xb = box_of(ab, i);
-        if (!part_inside(sat__part_of(ab->s, i), &xb, bb, tol, fns))
+        if (!part_inside(sat__part_of(ab->s, i), &xb, bb, fns))
             return 0;
     }
     return 1;
@@ -1398,8 +1399,8 @@ int sat__seam_pair(const sat_shape *a, int i, const sat_shape *b, int j, sat_vec
 /* The first part pair after (fi, fj), in the pairs' order, touching with a normal that is
  * no seam's: its result in *r, if any. */
 static void next_touch(const sat_shape *a, const part_boxes *ab, const sat_shape *b,
-                       const part_boxes *bb, int fi, int fj, double tol,
-                       const sat__pair_fns *fns, sat_result *r)
+                       const part_boxes *bb, int fi, int fj, const sat__pair_fns *fns,
+                       sat_result *r)
 {
     for (int i = fi; i < sat__nparts(a); i++) {
         const sat_shape *x = sat__part_of(a, i);
@@ -1408,7 +1409,7 @@ static void next_touch(const sat_shape *a, const part_boxes *ab, const sat_shape
             const sat_shape *y = sat__part_of(b, j);
             part_box yb = box_of(bb, j);
             sat_result pr;
-            if (boxes_meet(x, &xb, y, &yb, tol) && fns->collide(x, y, &pr) &&
+            if (boxes_meet(x, &xb, y, &yb) && fns->collide(x, y, &pr) &&
                 !sat__seam_pair(a, i, b, j, pr.normal)) {
                 *r = pr;
                 return;
@@ -1431,7 +1432,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
             const sat_shape *y = sat__part_of(b, j);
             part_box yb = box_of(&bb, j);
             sat_result pr;
-            if (!boxes_meet(x, &xb, y, &yb, tol) || !fns->collide(x, y, &pr))
+            if (!boxes_meet(x, &xb, y, &yb) || !fns->collide(x, y, &pr))
                 continue;
             if (!any) {
                 first = pr;
@@ -1455,7 +1456,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
          * pair's that is not (the first's when every one is) */
         *r = first;
         if (sat__seam_pair(a, fi, b, fj, first.normal))
-            next_touch(a, &ab, b, &bb, fi, fj, tol, fns, r);
+            next_touch(a, &ab, b, &bb, fi, fj, fns, r);
     } else {
         /* one part pair overlapping, and every other difference's box beyond its MTV: that
          * MTV is the union's */
@@ -1494,7 +1495,7 @@ int sat__compound_collide(const sat_shape *a, const sat_shape *b, sat_result *r,
             }
         }
     }
-    r->a_in_b = all_inside(&ab, &bb, tol, fns);
-    r->b_in_a = all_inside(&bb, &ab, tol, fns);
+    r->a_in_b = all_inside(&ab, &bb, fns);
+    r->b_in_a = all_inside(&bb, &ab, fns);
     return 1;
 }

@@ -342,7 +342,7 @@ local function compound_contacts(a, b, rnx, rny)
       local y = part(b, j)
       local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
       local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
-      local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound))
+      local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
       -- sat__boxes_apart
       if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
         xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then

@@ -815,7 +815,7 @@ local function compound_sweep_pair(a, vx, vy, b, hit)
       local h = part_hit
       local enter = box_entry(xlox, xloy, xhix, xhiy, vx, vy, (y.px - xpx) + (y.plx - xplx),
         (y.py - xpy) + (y.ply - xply), blx[j], bly[j], bhx[j], bhy[j],
-        4.0 * (SAT_TOUCH_REL * (xb + y.bound)) + hair)
+        4.0 * (SAT_TOUCH_REL * (xb + y.bound)) + hair) -- sat__part_gap(x, y) + hair
       if (enter <= 1.0) and not (found == 1 and enter > hit.t) and
         sweep(x, vx, vy, y, h) == 1 then
         local hr = h.result

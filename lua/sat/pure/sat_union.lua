@@ -75,6 +75,7 @@ end
 local AVX, AVY = {}, {}
 local DFIRST, DN, DR, DLOX, DLOY, DHIX, DHIY, DDEEP, DI, DJ = {}, {}, {}, {}, {}, {}, {}, {},
   {}, {}
+local DTOL = {} -- its parts' own touch tolerance (the C's mdiff.tol)
 local NV, ND = 0, 0
 
 local function core_count(x)
@@ -234,6 +235,7 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   DJ[d] = yj
   local r = x.radius + y.radius
   DR[d] = r
+  DTOL[d] = touch_tol(x, y)
   local lox, loy, hix, hiy = AVX[first], AVY[first], AVX[first], AVY[first]
   for i = 0, k - 1 do
     local p, q = first + i, first + (i + 1) % k
@@ -558,18 +560,18 @@ local function grid_cell(x, y)
 end
 
 -- The search's state (the C's struct search), reset by union_mtv.
-local SR_TOL, SR_BEST, SR_FLOOR, SR_CAP, SR_MARGIN, SR_LAST = 0.0, 0.0, 0.0, 0.0, 0.0, 0
+local SR_BEST, SR_FLOOR, SR_CAP, SR_MARGIN, SR_LAST = 0.0, 0.0, 0.0, 0.0, 0
 local SR_ATX, SR_ATY = 0.0, 0.0
 local SR_RANK = { [0] = 0, 0, 0, 0, 0, 0, 0 }
 local SR_SERIAL, SR_COVER = 0, -1
 local EX, EXD, NEX = {}, {}, 0 -- exposed pieces (a pool of tables), their (k, idx)
 
--- Whether difference k holds c deeper than the touch tolerance.
+-- Whether difference k holds c deeper than its parts' own touch tolerance.
 local function refuses(k, cx, cy)
   if cx < DLOX[k] or cx > DHIX[k] or cy < DLOY[k] or cy > DHIY[k] then
     return false
   end
-  return depth(DFIRST[k], DN[k], DR[k], cx, cy) > SR_TOL
+  return depth(DFIRST[k], DN[k], DR[k], cx, cy) > DTOL[k]
 end
 
 -- Takes c when it is nearer than the best so far and inside no difference beyond the touch
@@ -792,7 +794,7 @@ local function ask(k, m, cv)
     return false
   end
   STAMP[m] = SR_SERIAL
-  local lim = SR_TOL + SR_MARGIN
+  local lim = DTOL[m] + SR_MARGIN
   if cv.hix < DLOX[m] or DHIX[m] < cv.lox or cv.hiy < DLOY[m] or DHIY[m] < cv.loy then
     return false
   end
@@ -839,7 +841,6 @@ local function covered(k, cv)
     end
     return false
   end
-  local lim = SR_TOL + SR_MARGIN
   local gap = cv.gap
   while true do
     local front = gap[0]
@@ -850,7 +851,7 @@ local function covered(k, cv)
       local m = GITEM[j]
       if not (fx < DLOX[m] or fx > DHIX[m] or fy < DLOY[m] or fy > DHIY[m] or
         STAMP[m] == SR_SERIAL or m == k or
-        not (depth(DFIRST[m], DN[m], DR[m], fx, fy) > lim)) then
+        not (depth(DFIRST[m], DN[m], DR[m], fx, fy) > DTOL[m] + SR_MARGIN)) then
         if ask(k, m, cv) then
           return true
         end
@@ -1202,7 +1203,6 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   local reach, built = fmin(2.0 * deepest + tol, ub), -HUGE
   local tx, ty
   NV, ND = 0, 0
-  SR_TOL = tol
   SR_MARGIN = 1e-7 * size
   SR_FLOOR = deepest - 1e-9 * size - tol
   SR_BEST, SR_CAP, SR_LAST, SR_ATX, SR_ATY = 0.0, 0.0, 0, 0.0, 0.0
@@ -1279,9 +1279,11 @@ M.sat__union_mtv = union_mtv_guarded
 
 -- ---- the pair tests ------------------------------------------------------------------------
 
--- The boxes of x and y (parts) come within tol.
-local function boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy, tol)
+-- The boxes of x and y (parts) come within the pair's own gap (sat__part_gap: the one rule
+-- of every compound path).
+local function boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy)
   local dx, dy = offset(x, y)
+  local tol = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound))
   return not (dx + ylox - xhix > tol or xlox - (dx + yhix) > tol or dy + yloy - xhiy > tol or
     xloy - (dy + yhiy) > tol)
 end
@@ -1291,17 +1293,17 @@ function M.sat__compound_test(a, b)
   if not pair_test then
     fns()
   end
-  local tol = touch_tol(a, b)
   local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
   local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
   for i = 1, na do
     local x = ap[i]
     local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
-    local xpx, xpy, xplx, xply = x.px, x.py, x.plx, x.ply
+    local xpx, xpy, xplx, xply, xb = x.px, x.py, x.plx, x.ply, x.bound
     for j = 1, nb do
       local y = bp[j]
       -- boxes_meet
       local dx = (y.px - xpx) + (y.plx - xplx)
+      local tol = 4.0 * (SAT_TOUCH_REL * (xb + y.bound))
       if not (dx + blx[j] - xhix > tol or xlox - (dx + bhx[j]) > tol) then
         local dy = (y.py - xpy) + (y.ply - xply)
         if not (dy + bly[j] - xhiy > tol or xloy - (dy + bhy[j]) > tol) and
@@ -1357,7 +1359,7 @@ local function in_outline(x, xlox, xloy, xhix, xhiy, s)
 end
 
 -- Whether part x is inside the shape s: its outline for a concave one, else one part.
-local function part_inside(x, xlox, xloy, xhix, xhiy, s, slox, sloy, shix, shiy, tol)
+local function part_inside(x, xlox, xloy, xhix, xhiy, s, slox, sloy, shix, shiy)
   if s.kind == SAT_COMPOUND and s.form == SAT_FORM_CONCAVE then
     return in_outline(x, xlox, xloy, xhix, xhiy, s)
   end
@@ -1365,7 +1367,7 @@ local function part_inside(x, xlox, xloy, xhix, xhiy, s, slox, sloy, shix, shiy,
   for j = 0, nparts(s) - 1 do
     local y = part_of(s, j)
     local ylox, yloy, yhix, yhiy = box_of(s, j, slox, sloy, shix, shiy)
-    if boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy, tol) and
+    if boxes_meet(x, xlox, xloy, xhix, xhiy, y, ylox, yloy, yhix, yhiy) and
       pair_collide(x, y, r) == 1 and r.a_in_b == 1 then
       return true
     end
@@ -1373,10 +1375,10 @@ local function part_inside(x, xlox, xloy, xhix, xhiy, s, slox, sloy, shix, shiy,
   return false
 end
 
-local function all_inside(a, alox, aloy, ahix, ahiy, b, blox, bloy, bhix, bhiy, tol)
+local function all_inside(a, alox, aloy, ahix, ahiy, b, blox, bloy, bhix, bhiy)
   for i = 0, nparts(a) - 1 do
     local xlox, xloy, xhix, xhiy = box_of(a, i, alox, aloy, ahix, ahiy)
-    if not part_inside(part_of(a, i), xlox, xloy, xhix, xhiy, b, blox, bloy, bhix, bhiy, tol) then
+    if not part_inside(part_of(a, i), xlox, xloy, xhix, xhiy, b, blox, bloy, bhix, bhiy) then
       return 0
     end
   end
@@ -1446,7 +1448,7 @@ end
 
 -- The first part pair after (fi, fj) (1-based), in the pairs' order, touching with a normal
 -- that is no seam's: its result in r, if any.
-local function next_touch(a, b, fi, fj, tol, r)
+local function next_touch(a, b, fi, fj, r)
   local ap, alx, aly, ahx, ahy, na = part_arrays(a, 1)
   local bp, blx, bly, bhx, bhy, nb = part_arrays(b, 2)
   local pr = PT
@@ -1454,7 +1456,7 @@ local function next_touch(a, b, fi, fj, tol, r)
     local x = ap[i]
     for j = i == fi and fj + 1 or 1, nb do
       local y = bp[j]
-      if boxes_meet(x, alx[i], aly[i], ahx[i], ahy[i], y, blx[j], bly[j], bhx[j], bhy[j], tol) and
+      if boxes_meet(x, alx[i], aly[i], ahx[i], ahy[i], y, blx[j], bly[j], bhx[j], bhy[j]) and
         pair_collide(x, y, pr) == 1 and not seam_pair(a, i, b, j, pr.nx, pr.ny) then
         copy_result(r, pr)
         return
@@ -1478,14 +1480,15 @@ function M.sat__compound_collide(a, b, r)
   for i = 1, na do
     local x = ap[i]
     local xlox, xloy, xhix, xhiy = alx[i], aly[i], ahx[i], ahy[i]
-    local xpx, xpy, xplx, xply = x.px, x.py, x.plx, x.ply
+    local xpx, xpy, xplx, xply, xb = x.px, x.py, x.plx, x.ply, x.bound
     for j = 1, nb do
       local y = bp[j]
       -- boxes_meet
       local dx = (y.px - xpx) + (y.plx - xplx)
-      if not (dx + blx[j] - xhix > tol or xlox - (dx + bhx[j]) > tol) then
+      local gap = 4.0 * (SAT_TOUCH_REL * (xb + y.bound))
+      if not (dx + blx[j] - xhix > gap or xlox - (dx + bhx[j]) > gap) then
         local dy = (y.py - xpy) + (y.ply - xply)
-        if not (dy + bly[j] - xhiy > tol or xloy - (dy + bhy[j]) > tol) and
+        if not (dy + bly[j] - xhiy > gap or xloy - (dy + bhy[j]) > gap) and
           pair_collide(x, y, pr) == 1 then
           if not any then
             copy_result(first, pr)
@@ -1513,7 +1516,7 @@ function M.sat__compound_collide(a, b, r)
     -- pair's that is not (the first's when every one is)
     copy_result(r, first)
     if seam_pair(a, fi, b, fj, first.nx, first.ny) then
-      next_touch(a, b, fi, fj, tol, r)
+      next_touch(a, b, fi, fj, r)
     end
   else
     -- one part pair overlapping, and every other difference's box beyond its MTV: that MTV
@@ -1556,8 +1559,8 @@ function M.sat__compound_collide(a, b, r)
       end
     end
   end
-  r.a_in_b = all_inside(a, alox, aloy, ahix, ahiy, b, blox, bloy, bhix, bhiy, tol)
-  r.b_in_a = all_inside(b, blox, bloy, bhix, bhiy, a, alox, aloy, ahix, ahiy, tol)
+  r.a_in_b = all_inside(a, alox, aloy, ahix, ahiy, b, blox, bloy, bhix, bhiy)
+  r.b_in_a = all_inside(b, blox, bloy, bhix, bhiy, a, alox, aloy, ahix, ahiy)
   return 1
 end
 
