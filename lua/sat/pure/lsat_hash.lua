@@ -221,7 +221,7 @@ local function pool_claim(list, where, t, k, take, make)
     v = rawget(list, size)
     rawset(list, size, nil)
   elseif make then
-    v = {}
+    v = {} -- (the C gives a move's collision room for its fields: a size hint, none here)
   else
     return false
   end
@@ -822,7 +822,8 @@ end
 
 -- hash:response(t, overlap, nx, ny, aInB, bInA [, part, ownPart]) -> t made a response
 -- (metatable, numbers, vecs); the caller sets a and b. part and ownPart: the parts (from 1)
--- of b and a, 0 or nil for none.
+-- of b and a, 0 or nil for none, written only when a part: t is bare but for what the caller
+-- set (hash:claim's, as world:move gives it), so that a plain contact writes no nil field.
 local function h_response(...)
   local self, r, overlap, nx, ny, a_in_b, b_in_a, part, own = ...
   local top = select("#", ...)
@@ -844,11 +845,16 @@ local function h_response(...)
       too_many_rounds()
     end
     make_response(r)
-    if fill_with_parts(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false, pa < 0 and -1 or pa,
-      pb < 0 and -1 or pb) then
+    if fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
       break
     end
     round = round + 1
+  end
+  if pb >= 0 then
+    rawset(r, "part", pb + 1)
+  end
+  if pa >= 0 then
+    rawset(r, "ownPart", pa + 1)
   end
   return r
 end
