@@ -268,8 +268,14 @@ local function report(self, mv, o, other, kind, x, y)
   local c = self.hash:claim(mv.cols, n, mv.mark)
   mv.ncols = n
   c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
-  self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
-    buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0, buf[o + HIT_PART], buf[o + HIT_OWNPART])
+  local part, own = buf[o + HIT_PART], buf[o + HIT_OWNPART]
+  if part == 0 and own == 0 then -- (no compound met: the parts left out, not checked)
+    self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
+      buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0)
+  else
+    self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
+      buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0, part, own)
+  end
 end
 
 -- Reports the hits before offset last (or all n) that the shape passed through, with the

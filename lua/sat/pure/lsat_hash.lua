@@ -896,21 +896,39 @@ local function h_sweep(...)
     nomem()
   end
   local shapes, sweeps, records = rawget(self, SHAPES), h.sweeps, h.shape
+  -- (a buffer without a metatable, the world's own, the C's lua_rawseti written as plain
+  -- stores: the same, without a call per slot)
+  local plain = getmetatable(buf) == nil
   for k = 1, n do
     local j = (idx[k] - 1) * SW_STRIDE
     local o = (k - 1) * BUF_STRIDE
-    rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
-    rawset(buf, o + BUF_T, sweeps[j + SW_T])
-    rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
-    rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
-    rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
-    rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
-    rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
-    rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
-    rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
+    if plain then
+      buf[o + BUF_OTHER] = shapes[sweeps[j + SW_HANDLE] + 1]
+      buf[o + BUF_T] = sweeps[j + SW_T]
+      buf[o + BUF_MX] = sweeps[j + SW_MX]
+      buf[o + BUF_MY] = sweeps[j + SW_MY]
+      buf[o + BUF_NX] = sweeps[j + SW_NX]
+      buf[o + BUF_NY] = sweeps[j + SW_NY]
+      buf[o + BUF_OVERLAP] = sweeps[j + SW_OVERLAP]
+      buf[o + BUF_OVERLAPPING] = sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_AINB] = sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_BINA] = sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_PART] = sweeps[j + SW_PART_B] + 1
+      buf[o + BUF_OWNPART] = sweeps[j + SW_PART_A] + 1
+    else
+      rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
+      rawset(buf, o + BUF_T, sweeps[j + SW_T])
+      rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
+      rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
+      rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
+      rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
+      rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
+      rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
+      rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
+    end
     if query then
       local hit, r = SWEEP_HIT, SWEEP_HIT.result
       hit.overlapping, hit.t = sweeps[j + SW_OVERLAPPING], sweeps[j + SW_T]
