@@ -541,4 +541,74 @@ describe("sat.level.grid", function()
       support.has(msg, "level_grid_spec.lua:" .. line .. ": bad argument #3 to 'grid'")
     end)
   end)
+
+  -- A failure after some shapes were made (the world's add may run as each is made): the
+  -- world ends as it was, and the error is the one making every shape, then giving every one
+  -- its fields, then adding every one would raise first. Through a world that counts what
+  -- it is given and fails its add when told to.
+  describe("fails all or nothing, whatever fails where", function()
+    local function counting(failAt)
+      local inner = sat.world()
+      inner:add(sat.circle(-5, -5, 1))
+      local w = { adds = 0, removes = 0 }
+      function w.add(_, shape, kind)
+        if w.adds + 1 == failAt then
+          error("the world is full", 0)
+        end
+        w.adds = w.adds + 1
+        return inner:add(shape, kind)
+      end
+      function w.remove(_, shape)
+        w.removes = w.removes + 1
+        return inner:remove(shape)
+      end
+      function w.has(_, shape)
+        return inner:has(shape)
+      end
+      return w, inner
+    end
+    -- rows 1, 3 and 5 solid, a rectangle each; with tiles 0.6e150 wide and high, row 1 lies
+    -- within the coordinates' range (up to 1e150), rows 3 and 5 past it
+    local far, near = { "#", ".", "#", ".", "#" }, 0.6e150
+    local OUT = "bad argument #2 to 'grid' (out of range"
+    local FIELD = "bad argument #5 to 'grid' (fields.category: bad value for field 'category'"
+    for _, mode in ipairs(RECT_MODES) do
+      it(mode .. ": a rectangle that cannot be made", function()
+        local w, inner = counting()
+        support.has(support.err(sat.level.grid, w, far, near, near, { merge = mode }), OUT)
+        assert.equal(w.adds, w.removes)
+        assert.equal(1, inner:count())
+      end)
+      it(mode .. ": a field refused, a rectangle further on that cannot be made", function()
+        local w, inner = counting()
+        support.has(support.err(sat.level.grid, w, far, near, near,
+          { merge = mode, fields = { category = "walls" } }), OUT)
+        assert.equal(w.adds, w.removes)
+        assert.equal(1, inner:count())
+      end)
+      it(mode .. ": a field refused", function()
+        local w, inner = counting()
+        support.has(support.err(sat.level.grid, w, far, 1, 1,
+          { merge = mode, fields = { category = "walls" } }), FIELD)
+        assert.equal(0, w.adds)
+        assert.equal(1, inner:count())
+      end)
+      it(mode .. ": the world's add fails on the second shape", function()
+        local w, inner = counting(2)
+        local ok, e = pcall(sat.level.grid, w, far, 1, 1, { merge = mode, fields = { tag = 1 } })
+        assert.is_false(ok)
+        assert.equal("the world is full", e)
+        assert.equal(1, w.adds)
+        assert.equal(1, w.removes)
+        assert.equal(1, inner:count())
+      end)
+      it(mode .. ": the world's add fails, a rectangle further on cannot be made", function()
+        local w, inner = counting(2)
+        -- (tiles 0.3e150 wide and high: rows 1 and 3 within range, row 5 past it)
+        support.has(support.err(sat.level.grid, w, far, 0.3e150, 0.3e150, { merge = mode }), OUT)
+        assert.equal(w.adds, w.removes)
+        assert.equal(1, inner:count())
+      end)
+    end
+  end)
 end)

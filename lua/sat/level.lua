@@ -153,24 +153,30 @@ local function buildGrid(world, grid, tw, th, options)
   tw, th = tw * 1.0, th * 1.0
   local W, H = gridWidth(grid), #grid
   local set, fn = solidTest(o.solid)
-  local ok, shapes
-  local lx, ly
-  if merge ~= "concave" and merge ~= "chain" then
-    lx, ly = S.limits(world, span, W, tw, x), S.limits(world, span, H, th, y)
+  if merge == "concave" or merge == "chain" then
+    local ok, shapes = pcall(S.shapesOf, gridCells(grid, W, set, fn), W, H, tw, th, x, y, merge)
+    if not ok then
+      fail(2, "%s", S.reason(shapes)) -- (a constructor's: coordinates out of range)
+    end
+    if fields then
+      S.applyFields(5, shapes, fields)
+    end
+    return S.addAll(world, shapes, static)
   end
+  local lx, ly = S.limits(world, span, W, tw, x), S.limits(world, span, H, th, y)
+  local R
   if merge == "rects" or merge == "rows" then
-    local R = cells.runRectangles(W, H, rowRuns(grid, set, fn), merge, lx, ly)
-    ok, shapes = pcall(S.rectShapes, R, tw, th, x, y)
+    R = cells.runRectangles(W, H, rowRuns(grid, set, fn), merge, lx, ly)
   else
-    ok, shapes = pcall(S.shapesOf, gridCells(grid, W, set, fn), W, H, tw, th, x, y, merge, lx, ly)
+    local ok
+    ok, R = pcall(cells.rectangles, gridCells(grid, W, set, fn), W, H, merge, lx, ly)
+    if not ok then
+      fail(2, "%s", S.reason(R))
+    end
   end
-  if not ok then
-    fail(2, "%s", S.reason(shapes)) -- (a constructor's: coordinates out of range)
-  end
-  if fields then
-    S.applyFields(5, shapes, fields)
-  end
-  return S.addAll(world, shapes, static)
+  -- (each rectangle made, given the fields and added in turn; a constructor's error, out of
+  -- range coordinates, is argument 2's)
+  return S.addRects(world, R, tw, th, x, y, static, fields, 2, 5)
 end
 
 --- sat.level.grid(world, grid, tileW, tileH [, options]) -> shapes

@@ -320,6 +320,83 @@ function M.addAll(world, shapes, static)
   return shapes
 end
 
+-- The fields of t (keys: sortedKeys(t)) given to the shape; an error names the field (as
+-- argument arg).
+local function giveFields(shape, t, keys, arg)
+  for j = 1, #keys do
+    local k = keys[j]
+    local e = M.trySet(shape, k, t[k])
+    if e then
+      fail(arg, "fields.%s: %s", tostring(k), e)
+    end
+  end
+end
+
+-- The steps of addRects, for its error (where.stage).
+local MAKE, FIELDS, ADD = 1, 2, 3
+
+-- addRects' loop, run under pcall: where.at is the rectangle worked on, where.stage the step.
+-- (A function of the file, not a closure made per call: LuaJIT ran the same loop in a new
+-- closure under pcall about 5% slower, with a third more cache misses.)
+local function makeAndAdd(world, R, tw, th, x, y, kind, t, keys, arg, shapes, where)
+  local C0, R0, C1, R1 = R.c0, R.r0, R.c1, R.r1
+  for k = 1, R.n do
+    where.at, where.stage = k, MAKE
+    local shape = rect(x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw, y + R1[k] * th)
+    shapes[k] = shape
+    if keys then
+      where.stage = FIELDS
+      giveFields(shape, t, keys, arg)
+    end
+    where.stage = ADD
+    world:add(shape, kind)
+  end
+end
+
+--- addRects(world, R, tw, th, x, y, static, fields, makeArg, fieldsArg) -> shapes: what
+-- rectShapes, applyFields (fields: a table or nil) and addAll do one after the other, done
+-- rectangle by rectangle: each shape made is given the fields and added at once, while it is
+-- still in the cache (the 316 x 316 level under LuaJIT: about a third fewer cache misses than
+-- making every shape, then adding every one). The same outcome, errors included: all or
+-- nothing, and when something fails, the error the three passes would have raised first (a
+-- shape that cannot be made, as argument makeArg; then a field, as argument fieldsArg; then
+-- the add's own).
+function M.addRects(world, R, tw, th, x, y, static, fields, makeArg, fieldsArg)
+  local keys = fields and sortedKeys(fields)
+  local shapes, where = {}, { at = 0, stage = MAKE }
+  local ok, e = pcall(makeAndAdd, world, R, tw, th, x, y, static and "static" or nil, fields,
+    keys, fieldsArg, shapes, where)
+  if ok then
+    return shapes
+  end
+  local at, stage = where.at, where.stage
+  for i = at - 1, 1, -1 do -- (the one at `at` is not in: world:add undoes its own failure)
+    if world:has(shapes[i]) then
+      world:remove(shapes[i])
+    end
+  end
+  if stage == MAKE then
+    fail(makeArg, "%s", M.reason(e))
+  end
+  -- (the passes would have made every shape before giving any its fields, and given every
+  -- one its fields before adding any)
+  local C0, R0, C1, R1 = R.c0, R.r0, R.c1, R.r1
+  for k = at + 1, R.n do
+    local made, shape = pcall(rect, x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw,
+      y + R1[k] * th)
+    if not made then
+      fail(makeArg, "%s", M.reason(shape))
+    end
+    shapes[k] = shape
+  end
+  if stage == ADD and keys then
+    for k = at + 1, R.n do
+      giveFields(shapes[k], fields, keys, fieldsArg)
+    end
+  end
+  error(e, 0)
+end
+
 -- A LuaJIT that fuses multiply-adds runs this file interpreted (the placement of tiles and outlines would round
 -- otherwise than the C core: sat.pure.jit says why); elsewhere nothing changes.
 require("sat.pure.jit").unfuse({ M })

@@ -122,9 +122,13 @@ end
 
 -- The core's range for coordinates and sizes (set by the first world: the hash tells).
 local MAX_COORD, RANGE_MESSAGE = math.huge, "out of range"
+-- The same range, read by the hot paths that check a coordinate inline (world:move): a
+-- finite number x with -limits.maxCoord <= x <= limits.maxCoord passes checkCoord unchanged.
+M.limits = { maxCoord = MAX_COORD }
 
 function M.setLimits(maxCoord, rangeMessage)
   MAX_COORD, RANGE_MESSAGE = maxCoord, rangeMessage
+  M.limits.maxCoord = maxCoord
 end
 
 -- A coordinate or size going into the core: a finite number within its range; returns it.

@@ -25,7 +25,7 @@ local checkMember, checkShape, checkCoord = check.checkMember, check.checkShape,
 local checkCoordBelow = check.checkCoordBelow
 local trailing, describe, allowed, argError = check.trailing, check.describe, check.allowed,
   check.argError
-local checkResult = check.checkResult
+local checkResult, limits = check.checkResult, check.limits
 
 local M = {}
 
@@ -268,8 +268,14 @@ local function report(self, mv, o, other, kind, x, y)
   local c = self.hash:claim(mv.cols, n, mv.mark)
   mv.ncols = n
   c.a, c.b, c.other, c.type, c.x, c.y = mv.shape, other, other, kind, x, y
-  self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
-    buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0, buf[o + HIT_PART], buf[o + HIT_OWNPART])
+  local part, own = buf[o + HIT_PART], buf[o + HIT_OWNPART]
+  if part == 0 and own == 0 then -- (no compound met: the parts left out, not checked)
+    self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
+      buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0)
+  else
+    self.hash:response(c, buf[o + HIT_OVERLAP], buf[o + HIT_NX], buf[o + HIT_NY],
+      buf[o + HIT_AINB] ~= 0, buf[o + HIT_BINA] ~= 0, part, own)
+  end
 end
 
 -- Reports the hits before offset last (or all n) that the shape passed through, with the
@@ -829,16 +835,33 @@ M.perform = perform
 -- (the shape goes back where it was; what the filter did itself stays) and propagates.
 function M.move(self, shape, dx, dy, a, b)
   if not worlds[self] then badSelf("move", self) end
-  checkMember(self, "move", 1, shape)
-  dx = checkCoord("move", 2, dx)
-  dy = checkCoord("move", 3, dy)
-  local filter, cols = trailing("move", 4, a, b)
-  if cols ~= nil then
-    checkResult("move", b ~= nil and 5 or 4, cols)
+  -- (the arguments' common case tested inline, the checks called only when it fails, to
+  -- raise their errors: a call costs in PUC Lua; the same checks in the same order)
+  if not self.token[shape] then -- (a member is a shape)
+    checkMember(self, "move", 1, shape)
+  end
+  local lim = limits.maxCoord
+  if type(dx) ~= "number" or dx - dx ~= 0 or dx > lim or dx < -lim then
+    dx = checkCoord("move", 2, dx)
+  end
+  if type(dy) ~= "number" or dy - dy ~= 0 or dy > lim or dy < -lim then
+    dy = checkCoord("move", 3, dy)
+  end
+  local filter, cols
+  if a ~= nil or b ~= nil then
+    filter, cols = trailing("move", 4, a, b)
+    if cols ~= nil then
+      checkResult("move", b ~= nil and 5 or 4, cols)
+    end
   end
   local x0, y0 = shape:position()
-  checkCoord("move", 2, x0 + dx) -- where it could end, or it would fail halfway
-  checkCoord("move", 3, y0 + dy)
+  local ex, ey = x0 + dx, y0 + dy -- where it could end, or it would fail halfway
+  if ex - ex ~= 0 or ex > lim or ex < -lim then
+    checkCoord("move", 2, ex)
+  end
+  if ey - ey ~= 0 or ey > lim or ey < -lim then
+    checkCoord("move", 3, ey)
+  end
   if filter or self.filter ~= nil or not self.responses.slide.builtin then
     local x, y, list = perform(self, shape, dx, dy, filter, cols, false, nil, nil, x0, y0)
     return x, y, list
@@ -846,8 +869,7 @@ function M.move(self, shape, dx, dy, a, b)
   -- the most common move, perform's inline: no code of the game runs (no pcall, which LuaJIT
   -- does not compile), no mover, no dry run
   local mv = takeMoveState(self, shape, defaultMoveFilter, cols or {})
-  mv.c.dx, mv.c.dy = dx, dy
-  moveLoop(self, mv, dx, dy)
+  moveLoop(self, mv, dx, dy) -- (slide only, inline: no response reads the contact c)
   if mv.err then -- (a wrong oneway field: undone, the state dropped)
     shape:moveTo(x0, y0)
     error(mv.err, 2)

@@ -167,8 +167,9 @@ static void clear_table(lua_State *L, int r)
 /* Makes t[k] (t absolute; the pool's list and where at list and list + 1) a table of its own
  * for the fill marked `take`: the table there unless another entry of this fill has it
  * (taken out of the pool if the caller gave back a table the pool held), else one from the
- * pool, else, with make, a new one (which may run the collector). Returns 0 when it would
- * need a new one and make is 0: then nothing was allocated. */
+ * pool, else, with make, a new one with room for `make` fields (which may run the
+ * collector). Returns 0 when it would need a new one and make is 0: then nothing was
+ * allocated. */
 static int pool_claim(lua_State *L, int list, int t, int k, lua_Number take, int make)
 {
     int where = list + 1, v, size;
@@ -193,7 +194,7 @@ static int pool_claim(lua_State *L, int list, int t, int k, lua_Number take, int
         lua_pushnil(L);
         lua_rawseti(L, list, size);
     } else if (make) {
-        lua_createtable(L, 0, 8);
+        lua_createtable(L, 0, make);
     } else {
         return 0;
     }
@@ -208,7 +209,7 @@ static int pool_claim_all(lua_State *L, int t, int n, lua_Number take, int make,
 {
     int list = push_pool(L), k, ok = 1;
     for (k = 1; k <= n && ok; k++) {
-        ok = pool_claim(L, list, t, k, take, make);
+        ok = pool_claim(L, list, t, k, take, make ? 8 : 0);
         if (ok && responses && make) { /* (without make: lsat_fill_response checks) */
             lua_rawgeti(L, t, k);
             lsat_make_response(L, -1);
@@ -308,7 +309,9 @@ static int h_claim(lua_State *L)
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         list = push_pool(L);
-        pool_claim(L, list, 2, k, take, 1);
+        /* (a move's collision has 11 fields, 13 with parts: a new one is made with room for
+         * them, not grown by a rehash as they are set) */
+        pool_claim(L, list, 2, k, take, 16);
         lua_settop(L, 4);
         if (get_table_at(L, 2, k)) /* (a finalizer run by a new table may change t) */
             return 1;
@@ -820,7 +823,8 @@ static int h_fill(lua_State *L)
 
 /* hash:response(t, overlap, nx, ny, aInB, bInA [, part, ownPart]) -> t made a response
  * (metatable, numbers, vecs); the caller sets a and b. part and ownPart: the parts (from 1)
- * of b and a, 0 or nil for none. */
+ * of b and a, 0 or nil for none, written only when a part: t is bare but for what the caller
+ * set (hash:claim's, as world:move gives it), so that a plain contact writes no nil field. */
 static int h_response(lua_State *L)
 {
     sat_result r;
@@ -837,11 +841,15 @@ static int h_response(lua_State *L)
     pb = (int)luaL_optinteger(L, 8, 0) - 1;
     pa = (int)luaL_optinteger(L, 9, 0) - 1;
     lua_settop(L, 2);
-    for (round = 0; !fill_with_parts(L, 2, &r, 0, pa < 0 ? -1 : pa, pb < 0 ? -1 : pb); round++) {
+    for (round = 0; !lsat_fill_response(L, 2, &r, 0); round++) {
         if (round == LSAT_MAX_ROUNDS)
             return too_many_rounds(L);
         lsat_make_response(L, 2);
     }
+    if (pb >= 0)
+        set_part(L, 2, LSAT_KEY(LSAT_K_PART), pb);
+    if (pa >= 0)
+        set_part(L, 2, LSAT_KEY(LSAT_K_OWNPART), pa);
     return 1;
 }
 

@@ -221,7 +221,7 @@ local function pool_claim(list, where, t, k, take, make)
     v = rawget(list, size)
     rawset(list, size, nil)
   elseif make then
-    v = {}
+    v = {} -- (the C gives a move's collision room for its fields: a size hint, none here)
   else
     return false
   end
@@ -822,7 +822,8 @@ end
 
 -- hash:response(t, overlap, nx, ny, aInB, bInA [, part, ownPart]) -> t made a response
 -- (metatable, numbers, vecs); the caller sets a and b. part and ownPart: the parts (from 1)
--- of b and a, 0 or nil for none.
+-- of b and a, 0 or nil for none, written only when a part: t is bare but for what the caller
+-- set (hash:claim's, as world:move gives it), so that a plain contact writes no nil field.
 local function h_response(...)
   local self, r, overlap, nx, ny, a_in_b, b_in_a, part, own = ...
   local top = select("#", ...)
@@ -844,11 +845,16 @@ local function h_response(...)
       too_many_rounds()
     end
     make_response(r)
-    if fill_with_parts(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false, pa < 0 and -1 or pa,
-      pb < 0 and -1 or pb) then
+    if fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
       break
     end
     round = round + 1
+  end
+  if pb >= 0 then
+    rawset(r, "part", pb + 1)
+  end
+  if pa >= 0 then
+    rawset(r, "ownPart", pa + 1)
   end
   return r
 end
@@ -890,21 +896,39 @@ local function h_sweep(...)
     nomem()
   end
   local shapes, sweeps, records = rawget(self, SHAPES), h.sweeps, h.shape
+  -- (a buffer without a metatable, the world's own, the C's lua_rawseti written as plain
+  -- stores: the same, without a call per slot)
+  local plain = getmetatable(buf) == nil
   for k = 1, n do
     local j = (idx[k] - 1) * SW_STRIDE
     local o = (k - 1) * BUF_STRIDE
-    rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
-    rawset(buf, o + BUF_T, sweeps[j + SW_T])
-    rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
-    rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
-    rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
-    rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
-    rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
-    rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
-    rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
-    rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
+    if plain then
+      buf[o + BUF_OTHER] = shapes[sweeps[j + SW_HANDLE] + 1]
+      buf[o + BUF_T] = sweeps[j + SW_T]
+      buf[o + BUF_MX] = sweeps[j + SW_MX]
+      buf[o + BUF_MY] = sweeps[j + SW_MY]
+      buf[o + BUF_NX] = sweeps[j + SW_NX]
+      buf[o + BUF_NY] = sweeps[j + SW_NY]
+      buf[o + BUF_OVERLAP] = sweeps[j + SW_OVERLAP]
+      buf[o + BUF_OVERLAPPING] = sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_AINB] = sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_BINA] = sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0
+      buf[o + BUF_PART] = sweeps[j + SW_PART_B] + 1
+      buf[o + BUF_OWNPART] = sweeps[j + SW_PART_A] + 1
+    else
+      rawset(buf, o + BUF_OTHER, shapes[sweeps[j + SW_HANDLE] + 1])
+      rawset(buf, o + BUF_T, sweeps[j + SW_T])
+      rawset(buf, o + BUF_MX, sweeps[j + SW_MX])
+      rawset(buf, o + BUF_MY, sweeps[j + SW_MY])
+      rawset(buf, o + BUF_NX, sweeps[j + SW_NX])
+      rawset(buf, o + BUF_NY, sweeps[j + SW_NY])
+      rawset(buf, o + BUF_OVERLAP, sweeps[j + SW_OVERLAP])
+      rawset(buf, o + BUF_OVERLAPPING, sweeps[j + SW_OVERLAPPING] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_AINB, sweeps[j + SW_AINB] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_BINA, sweeps[j + SW_BINA] ~= 0 and 1.0 or 0.0)
+      rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
+      rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
+    end
     if query then
       local hit, r = SWEEP_HIT, SWEEP_HIT.result
       hit.overlapping, hit.t = sweeps[j + SW_OVERLAPPING], sweeps[j + SW_T]
