@@ -4,11 +4,12 @@
 # "<name>: N passed, M failed"; its whole output goes to build/logs/suite-<name>.log.
 #
 # Two lanes: the C core's suites (c, c-san, fuzz: their own binaries under build/c and
-# build/fuzz) and the busted suite on the pure backend run one after another in a second
-# lane, beside the rest, so that a two-core machine finishes in about half the time. The
+# build/fuzz), the busted suite on the pure backend, the chaos build's suite (build/chaos-*)
+# and valgrind run one after another in a second lane, beside the rest, so that a two-core
+# machine finishes in about half the time (the lanes' shares measured in CI runs). The
 # modules and the specs' helpers of every Lua are built first (make LUA=<lua> all
-# test-helpers), so that a lane's make finds them made and writes nothing another lane
-# reads. SUITE_LANES=1 runs everything in one lane. No suite measures time, so the lanes'
+# test-helpers, and the sanitizer build module-san that valgrind and world-fuzz share), so
+# that a lane's make finds them made and writes nothing another lane reads. SUITE_LANES=1 runs everything in one lane. No suite measures time, so the lanes'
 # sharing of the machine changes no result. The summary lists the suites in their fixed
 # order.
 set -u
@@ -24,7 +25,7 @@ rm -f build/logs/result-*
 cpu=${SUITE_CPU:-5400}
 idle=${SUITE_IDLE:-600}
 lanes=${SUITE_LANES:-2}
-c_lane=" c c-san fuzz busted-pure "
+c_lane=" c c-san fuzz busted-pure chaos valgrind "
 
 # run_suite NAME: runs spec/suites/NAME.sh into its log; writes "passed failed" to its result.
 run_suite() {
@@ -75,6 +76,13 @@ if [ "$lanes" -gt 1 ]; then
     make --no-print-directory -s LUA="$lua" all test-helpers >"build/logs/prebuild-$lua.log" 2>&1 \
       || echo "note: make LUA=$lua all test-helpers failed (build/logs/prebuild-$lua.log)"
   done
+  if [ -f "$(gcc -print-file-name=libasan.so 2>/dev/null)" ]; then
+    for lua in lua5.4 luajit; do
+      command -v "$lua" >/dev/null 2>&1 || continue
+      make --no-print-directory -s LUA="$lua" module-san >>"build/logs/prebuild-$lua.log" 2>&1 \
+        || echo "note: make LUA=$lua module-san failed (build/logs/prebuild-$lua.log)"
+    done
+  fi
   for name in $order; do
     case $c_lane in *" $name "*) second="$second $name" ;; esac
   done

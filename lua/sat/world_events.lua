@@ -218,7 +218,9 @@ end
 --- Before shape leaves: the hash drops its contacts, whose records are no longer alive.
 function M.dropContacts(self, shape)
   local dropped, byId = self.scratch.dropped, self.byId
-  local n = self.hash:remove(shape, dropped) -- (all or nothing, memory running out included)
+  -- (all or nothing, memory running out included; false: a finalizer or a debug hook removed
+  -- the shape since world:remove checked it)
+  local n = self.hash:remove(shape, dropped) or 0
   -- Nothing below allocates, so that a removal is never half done: gone (new keys) is only
   -- for a step reading its delta (self.lost is true while it does), should a finalizer
   -- remove the shape then; the next step after a failed one reads none (it resyncs).

@@ -55,6 +55,14 @@ end
 local AREA = 60
 local TRACE = os.getenv("PURE_CHAOS_TRACE")
 local READONLY = os.getenv("PURE_CHAOS_READONLY")
+-- PURE_CHAOS_ACTIONS="1,4,7": the hostile actions drawn only from these (of act's 1..16)
+local ACTIONS
+if os.getenv("PURE_CHAOS_ACTIONS") then
+  ACTIONS = {}
+  for k in os.getenv("PURE_CHAOS_ACTIONS"):gmatch("%d+") do
+    ACTIONS[#ACTIONS + 1] = tonumber(k)
+  end
+end
 local HOOK_MIN = tonumber(os.getenv("PURE_CHAOS_MIN")) or 20
 local HOOK_MAX = tonumber(os.getenv("PURE_CHAOS_MAX")) or 300
 local stats = { ops = 0, hostile = 0, actions = 0, refused = 0, planned = 0, checks = 0,
@@ -176,6 +184,8 @@ local function act()
   local k = int(1, 16)
   if READONLY then -- collide, explain, contacts, sweep, queries, raycast: nothing changed
     k = pick({ 10, 11, 13, 16 })
+  elseif ACTIONS then
+    k = pick(ACTIONS)
   end
   if TRACE then
     note("    action " .. k)

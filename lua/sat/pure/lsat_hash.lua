@@ -69,6 +69,11 @@ local SW_DIST2, SW_RMX, SW_RMY, SW_PART_A, SW_PART_B = H.SW_DIST2, H.SW_RMX, H.S
 
 -- Rounds of "make the tables, query, fill" before giving up.
 local MAX_ROUNDS = 64
+-- A query overlapped by another of the same hash (run by a finalizer or a debug hook while
+-- it gathered or while its results were written: sat_hash_query.lua) is asked again, at most
+-- this many times; then its last answer stands (what a storm of nested queries leaves: the
+-- hash itself is whole, only that answer may be stale).
+local OVERLAP_ROUNDS = 8
 
 -- The object's private keys: the core's hash, and the user value (handle + 1 -> shape; the
 -- pools at 0 and -1).
@@ -588,8 +593,14 @@ local function h_query_point(...)
   local h = check_hash(self)
   x, y = checkfinite(x, 2, top), checkfinite(y, 3, top)
   t = out_table(t, 4, top)
-  local n, ids = Q.sat_hash_query_point(h, x, y)
-  return return_shapes(self, t, ids, n)
+  for round = 0, MAX_ROUNDS do
+    local n, ids, stamp = Q.sat_hash_query_point(h, x, y)
+    return_shapes(self, t, ids, n)
+    if h.stamp_count == stamp or round >= OVERLAP_ROUNDS then -- (else overlapped: again)
+      break
+    end
+  end
+  return t
 end
 
 -- hash:queryRect(x, y, w, h [, t]), w and h >= 0
@@ -610,8 +621,14 @@ local function h_query_rect(...)
     argerror(4, "rectangle too large")
   end
   t = out_table(t, 6, top)
-  local n, ids = Q.sat_hash_query_rect(h, x, y, x2, y2)
-  return return_shapes(self, t, ids, n)
+  for round = 0, MAX_ROUNDS do
+    local n, ids, stamp = Q.sat_hash_query_rect(h, x, y, x2, y2)
+    return_shapes(self, t, ids, n)
+    if h.stamp_count == stamp or round >= OVERLAP_ROUNDS then -- (else overlapped: again)
+      break
+    end
+  end
+  return t
 end
 
 -- hash:queryShape(shape [, t]) / hash:neighbors(shape [, t]): the shape itself excluded.
@@ -619,14 +636,20 @@ local function shape_query(neighbors, top, self, shape, t)
   local h = check_hash(self)
   local s = shape_arg(shape, 2, top)
   t = out_table(t, 3, top)
-  local me = sat_hash_find(h, s)
-  local n, ids
-  if neighbors then
-    n, ids = Q.sat_hash_neighbors(h, s, me)
-  else
-    n, ids = Q.sat_hash_query_shape(h, s, me)
+  for round = 0, MAX_ROUNDS do
+    local me = sat_hash_find(h, s)
+    local n, ids, stamp
+    if neighbors then
+      n, ids, stamp = Q.sat_hash_neighbors(h, s, me)
+    else
+      n, ids, stamp = Q.sat_hash_query_shape(h, s, me)
+    end
+    return_shapes(self, t, ids, n)
+    if h.stamp_count == stamp or round >= OVERLAP_ROUNDS then -- (else overlapped: again)
+      break
+    end
   end
-  return return_shapes(self, t, ids, n)
+  return t
 end
 
 local function h_query_shape(...)
@@ -678,10 +701,11 @@ local function h_query_segment(...)
     if round == MAX_ROUNDS then
       too_many_rounds()
     end
-    local idx
-    n, idx = Q.sat_hash_query_segment(h, x1, y1, x2, y2)
+    local idx, stamp
+    n, idx, stamp = Q.sat_hash_query_segment(h, x1, y1, x2, y2)
     if pool_claim_all(self, t, n, take, false, false) and
-        fill_hits(self, t, h, idx, n, x1, y1, x2, y2) then
+        fill_hits(self, t, h, idx, n, x1, y1, x2, y2) and
+        (h.stamp_count == stamp or round >= OVERLAP_ROUNDS) then
       break
     end
     pool_claim_all(self, t, n, pool_mark(self), true, false) -- (the hits are stale after: again)
@@ -727,9 +751,11 @@ local function h_collisions(...)
     if round == MAX_ROUNDS then
       too_many_rounds()
     end
-    n = Q.sat_hash_collisions(h, s, sat_hash_find(h, s), filter)
+    local stamp
+    n, stamp = Q.sat_hash_collisions(h, s, sat_hash_find(h, s), filter)
     if pool_claim_all(self, t, n, take, false, true) and
-        fill_collisions(self, t, h, shape, s, n) then
+        fill_collisions(self, t, h, shape, s, n) and
+        (h.stamp_count == stamp or round >= OVERLAP_ROUNDS) then
       break
     end
     pool_claim_all(self, t, n, pool_mark(self), true, true) -- (the pairs are stale after: again)
@@ -866,10 +892,10 @@ local BUF_OTHER, BUF_T, BUF_MX, BUF_MY, BUF_NX, BUF_NY = 1, 2, 3, 4, 5, 6
 local BUF_OVERLAP, BUF_OVERLAPPING, BUF_AINB, BUF_BINA = 7, 8, 9, 10
 local BUF_PART, BUF_OWNPART, BUF_PX, BUF_PY, BUF_STRIDE = 11, 12, 13, 14, 14
 
--- A sat_sweep_hit rebuilt from h.sweeps for sat_sweep_point, filled and read at once.
-local SWEEP_HIT = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1,
-  part_b = -1,
-  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+-- A sat_sweep_hit rebuilt from h.sweeps for sat_sweep_point, filled and read at once: one
+-- per nesting depth (a sweep may run inside another, from a finalizer or a debug hook).
+local SWEEP_HITS = {}
+local sweep_depth = 0
 
 -- hash:sweep(shape, dx, dy, buf [, as [, query]]) -> n: the n hits of the shape moving by
 -- (dx, dy), written into buf (sorted by t, distance, insertion). `as`: the world's member the
@@ -878,6 +904,8 @@ local SWEEP_HIT = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, p
 -- and mask filtered, and none static when that entry is; with query, every shape met (as the
 -- queries), and the contact points written. The caller clears the shapes from buf when done
 -- with them.
+local sweep_fill
+
 local function h_sweep(...)
   local self, shape, vx, vy, buf, as, query = ...
   local top = select("#", ...)
@@ -890,7 +918,29 @@ local function h_sweep(...)
   query = query and true or false
   vx, vy = checkfinite(vx, 3, top), checkfinite(vy, 4, top)
   checktable(buf, 5, top)
-  local n, idx = sat_hash_sweep(h, s, sat_hash_find(h, sas), vx, vy,
+  local d = sweep_depth + 1
+  sweep_depth = d
+  local hit = SWEEP_HITS[d]
+  if hit == nil then -- (the allocation may run a finalizer: d is counted already)
+    hit = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1, part_b = -1,
+      result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+    SWEEP_HITS[d] = hit
+  end
+  local n
+  for round = 0, MAX_ROUNDS do
+    local stamp
+    n, stamp = sweep_fill(self, h, s, sas, vx, vy, buf, query, hit)
+    if h.stamp_count == stamp or round >= OVERLAP_ROUNDS then -- (else overlapped: again)
+      break
+    end
+  end
+  sweep_depth = d - 1
+  return n
+end
+
+-- hash:sweep's query and its writing into buf -> n, the query's stamp.
+function sweep_fill(self, h, s, sas, vx, vy, buf, query, hit)
+  local n, idx, stamp = sat_hash_sweep(h, s, sat_hash_find(h, sas), vx, vy,
     query and SAT_HASH_EVERY or true)
   if n < 0 then
     nomem()
@@ -929,20 +979,21 @@ local function h_sweep(...)
       rawset(buf, o + BUF_PART, sweeps[j + SW_PART_B] + 1)
       rawset(buf, o + BUF_OWNPART, sweeps[j + SW_PART_A] + 1)
     end
-    if query then
-      local hit, r = SWEEP_HIT, SWEEP_HIT.result
+    local rec = records[sweeps[j + SW_HANDLE]]
+    if query and rec then -- (else removed meanwhile: stale, and the caller asks again)
+      local r = hit.result
       hit.overlapping, hit.t = sweeps[j + SW_OVERLAPPING], sweeps[j + SW_T]
       hit.mx, hit.my, hit.dist2 = sweeps[j + SW_MX], sweeps[j + SW_MY], sweeps[j + SW_DIST2]
       hit.part_a, hit.part_b = sweeps[j + SW_PART_A], sweeps[j + SW_PART_B]
       r.overlap, r.nx, r.ny = sweeps[j + SW_OVERLAP], sweeps[j + SW_NX], sweeps[j + SW_NY]
       r.mx, r.my = sweeps[j + SW_RMX], sweeps[j + SW_RMY]
       r.a_in_b, r.b_in_a = sweeps[j + SW_AINB], sweeps[j + SW_BINA]
-      local px, py = sat_sweep_point(s, vx, vy, records[sweeps[j + SW_HANDLE]], 0.0, 0.0, hit)
+      local px, py = sat_sweep_point(s, vx, vy, rec, 0.0, 0.0, hit)
       rawset(buf, o + BUF_PX, px)
       rawset(buf, o + BUF_PY, py)
     end
   end
-  return n
+  return n, stamp
 end
 
 -- hash:cells([level [, t]]) -> flat list cx, cy, count, ... of the cells of the level

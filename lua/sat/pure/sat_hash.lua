@@ -459,9 +459,12 @@ local function cell_remove(h, level, cx, cy, i)
   else
     t, key = h.lv_far[level][cx + 0.5], cy + 0.5
   end
-  local prev, id = 0, t[key]
+  local prev, id = 0, t[key] or 0
   while id ~= 0 and n_e[id] ~= i do
     prev, id = id, n_next[id]
+  end
+  if id == 0 then -- not there: its filing was cut short by this removal (a finalizer, a hook)
+    return
   end
   local nxt = n_next[id]
   if prev == 0 then
@@ -1036,6 +1039,7 @@ function M.sat_hash_remove(h, i)
     end
   end
   member_unlink(h.members[i])
+  next_count(h, "stamp_count") -- (a query this removal ran inside asks again: sat_hash_query)
   h.ndead = h.ndead + 1 -- (its listing in h.order is stale)
   h.shape[i] = false
   h.seq[i] = 0

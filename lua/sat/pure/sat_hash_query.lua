@@ -56,6 +56,13 @@ local SW_OVERLAP, SW_NX, SW_NY, SW_RMX, SW_RMY, SW_AINB, SW_BINA, SW_STRIDE = H.
 local SW_PART_A, SW_PART_B = H.SW_PART_A, H.SW_PART_B
 local SAT_HASH_EVERY = H.SAT_HASH_EVERY
 
+-- The records the core's pair calls fill (sat_hit, sat_result, sat_sweep_hit), read at once:
+-- one per nesting depth, as sat_sweep.lua's state (a query may run inside another, from a
+-- finalizer or a debug hook). An error through a query leaves its depth counted: the next
+-- queries take the records one deeper, made once; the outer query, returning, sets it back.
+local HITS, RESULTS, SWEEPS = {}, {}, {}
+local depth = 0
+
 -- ---- gathering candidates -------------------------------------------------------------------
 
 -- The entries filed in cell (cx, cy) of the level (its table of cells, its table of rows)
@@ -170,8 +177,13 @@ local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
 end
 M.sat__hash_gather_box_level = gather_box_level
 
---- sat__hash_gather_box(h, qx1, qy1, qx2, qy2, self) -> n: every entry (except self) whose
--- box overlaps q, once each, into h.keys[1..n]. Syncs first.
+--- sat__hash_gather_box(h, qx1, qy1, qx2, qy2, self) -> n, stamp: every entry (except self)
+-- whose box overlaps q, once each, into h.keys[1..n]. Syncs first.
+-- Re-entrancy (a finalizer, or a debug hook, may run between any two statements and query
+-- this hash): every gathering takes a new stamp (h.stamp_count), and its keys are h.keys; so
+-- a query whose stamp is no longer h.stamp_count after it used its keys was overlapped by
+-- another one (its keys and the entries' stamps overwritten) and runs again; an entry removed
+-- meanwhile (its shape false) is skipped.
 local function gather_box(h, qx1, qy1, qx2, qy2, self)
   local stamp = gather_begin(h, self)
   local used = h.used
@@ -179,7 +191,7 @@ local function gather_box(h, qx1, qy1, qx2, qy2, self)
   for u = 1, h.nused do
     n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n)
   end
-  return n
+  return n, stamp
 end
 M.sat__hash_gather_box = gather_box
 
@@ -204,18 +216,19 @@ end
 -- included), by insertion.
 local function query_point(h, x, y)
   local qx1, qy1, qx2, qy2 = point_box(x, y, x, y)
-  local n = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
   local keys, shape = h.keys, h.shape
   local m = 0
   for k = 1, n do
     local i = keys[k]
-    if sat_shape_contains(shape[i], x, y) ~= 0 then
+    local s = shape[i]
+    if s and sat_shape_contains(s, x, y) ~= 0 then
       m = m + 1
       keys[m] = i
     end
   end
   sort_keys(h, m)
-  return m, keys
+  return m, keys, stamp
 end
 M.sat_hash_query_point = query_point
 
@@ -223,26 +236,27 @@ M.sat_hash_query_point = query_point
 -- except the entry self (SAT_HASH_NONE for none).
 function M.sat_hash_query_shape(h, s, self)
   local qx1, qy1, qx2, qy2 = padded_box(s)
-  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, self)
   local keys, shape = h.keys, h.shape
   local m = 0
   for k = 1, n do
     local i = keys[k]
-    if sat_test(s, shape[i]) ~= 0 then
+    local o = shape[i]
+    if o and sat_test(s, o) ~= 0 then
       m = m + 1
       keys[m] = i
     end
   end
   sort_keys(h, m)
-  return m, keys
+  return m, keys, stamp
 end
 
 --- sat_hash_neighbors(h, s, self) -> n, handles: the shapes whose padded box overlaps s's.
 function M.sat_hash_neighbors(h, s, self)
   local qx1, qy1, qx2, qy2 = padded_box(s)
-  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, self)
   sort_keys(h, n)
-  return n, h.keys
+  return n, h.keys, stamp
 end
 
 -- Candidates along the segment at one level: column by column, the rows the segment crosses
@@ -301,41 +315,47 @@ local function gather_segment(h, p1x, p1y, p2x, p2y)
   for u = 1, h.nused do
     n = gather_segment_level(h, used[u], p1x, p1y, p2x, p2y, qx1, qy1, qx2, qy2, stamp, n)
   end
-  return n
+  return n, stamp
 end
-
--- sat_hit, filled by the core's raycasts and read at once.
-local HIT = { t = 0.0, nx = 0.0, ny = 0.0, part = -1 }
 
 --- sat_hash_query_segment(h, x1, y1, x2, y2) -> n, idx: the shapes the segment hits, sorted
 -- by t then insertion: the k-th is record idx[k] of h.hits.
 local function query_segment(h, p1x, p1y, p2x, p2y)
-  local n = gather_segment(h, p1x, p1y, p2x, p2y)
+  local d = depth + 1
+  depth = d
+  local hit = HITS[d]
+  if hit == nil then -- (the allocation may run a finalizer: d is counted already)
+    hit = { t = 0.0, nx = 0.0, ny = 0.0, part = -1 }
+    HITS[d] = hit
+  end
+  local n, stamp = gather_segment(h, p1x, p1y, p2x, p2y)
   local keys, shape, seq = h.keys, h.shape, h.seq
   local idx, hits = h.hit_idx, h.hits
   local m = 0
   for k = 1, n do
     local i = keys[k]
-    if raycast(shape[i], p1x, p1y, p2x, p2y, HIT) ~= 0 then
+    local s = shape[i]
+    if s and raycast(s, p1x, p1y, p2x, p2y, hit) ~= 0 then
       local o = m * HIT_STRIDE
       m = m + 1
       idx[m] = m
       hits[o + HIT_HANDLE] = i
       hits[o + HIT_SEQ] = seq[i]
-      hits[o + HIT_T] = HIT.t
-      hits[o + HIT_NX] = HIT.nx
-      hits[o + HIT_NY] = HIT.ny
-      hits[o + HIT_PART] = HIT.part
+      hits[o + HIT_T] = hit.t
+      hits[o + HIT_NX] = hit.nx
+      hits[o + HIT_NY] = hit.ny
+      hits[o + HIT_PART] = hit.part
     end
   end
   sort(idx, m, h.by_hit, h.tmp)
-  return m, idx
+  depth = d - 1
+  return m, idx, stamp
 end
 M.sat_hash_query_segment = query_segment
 
 -- A convex shape meets a rectangle where it crosses one of the rectangle's edges, or lies
 -- inside it, and then so does its centroid.
-local function meets_thin_rect(s, xs, ys)
+local function meets_thin_rect(s, xs, ys, hit)
   local px, py = sat_shape_position(s)
   local xlo, xhi = fmin(xs[1], xs[3]), fmax(xs[1], xs[3])
   local ylo, yhi = fmin(ys[1], ys[3]), fmax(ys[1], ys[3])
@@ -344,7 +364,7 @@ local function meets_thin_rect(s, xs, ys)
   end
   for i = 1, 4 do
     local j = i % 4 + 1
-    if raycast(s, xs[i], ys[i], xs[j], ys[j], HIT) ~= 0 then
+    if raycast(s, xs[i], ys[i], xs[j], ys[j], hit) ~= 0 then
       return true
     end
   end
@@ -364,13 +384,13 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
   xs[4], ys[4] = x1, y2
   if x1 == x2 or y1 == y2 then
     -- No area: the rectangle is a segment.
-    local n, idx = query_segment(h, x1, y1, x2, y2)
+    local n, idx, stamp = query_segment(h, x1, y1, x2, y2)
     local keys, hits = h.keys, h.hits
     for k = 1, n do
       keys[k] = hits[(idx[k] - 1) * HIT_STRIDE + HIT_HANDLE]
     end
     sort_keys(h, n)
-    return n, keys
+    return n, keys, stamp
   end
   -- sat_polygon_init(h->rect, pts, 4), in the hash's own work arrays and rectangle record
   -- (made once: building it again makes nothing)
@@ -380,7 +400,14 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
     S.sat_polygon_build(rect, out)
   end
   local qx1, qy1, qx2, qy2 = point_box(x1, y1, x2, y2)
-  local n = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, SAT_HASH_NONE)
+  local d = depth + 1
+  depth = d
+  local hit = HITS[d]
+  if hit == nil then -- (the allocation may run a finalizer: d is counted already)
+    hit = { t = 0.0, nx = 0.0, ny = 0.0, part = -1 }
+    HITS[d] = hit
+  end
   local keys, shape = h.keys, h.shape
   local m = 0
   for k = 1, n do
@@ -388,8 +415,10 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
     local s = shape[i]
     -- too thin to be a polygon: tested edge by edge instead
     local meets
-    if thin then
-      meets = meets_thin_rect(s, xs, ys)
+    if not s then
+      meets = false -- (removed meanwhile)
+    elseif thin then
+      meets = meets_thin_rect(s, xs, ys, hit)
     else
       meets = sat_test(rect, s) ~= 0
     end
@@ -398,14 +427,15 @@ function M.sat_hash_query_rect(h, x1, y1, x2, y2)
       keys[m] = i
     end
   end
+  depth = d - 1
   sort_keys(h, m)
-  return m, keys
+  return m, keys, stamp
 end
 
 -- Whether a query from self (or from no entry) skips entry i: two static entries never meet,
 -- and with filter neither do shapes whose categories refuse each other; with filter
 -- SAT_HASH_EVERY, every entry is kept.
-local function skips(h, s, self, filter, i)
+local function skips(h, s, self, filter, i, o)
   if filter == SAT_HASH_EVERY then
     return false
   end
@@ -413,24 +443,29 @@ local function skips(h, s, self, filter, i)
   if self ~= SAT_HASH_NONE and static[self] and static[i] then
     return true
   end
-  return filter and not accepts(s, h.shape[i])
+  return filter and not accepts(s, o)
 end
-
--- sat_result, filled by the core's pair tests and read at once.
-local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
 
 --- sat_hash_collisions(h, s, self, filter) -> n: sat_collide(s, other) for every colliding
 -- other except self, by insertion (filter: a boolean, the categories' test): the pairs are
 -- records 1..n of h.pairs (a is self).
 function M.sat_hash_collisions(h, s, self, filter)
   local qx1, qy1, qx2, qy2 = padded_box(s)
-  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, self)
   sort_keys(h, n)
+  local d = depth + 1
+  depth = d
+  local R = RESULTS[d]
+  if R == nil then -- (the allocation may run a finalizer: d is counted already)
+    R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+    RESULTS[d] = R
+  end
   local keys, shape, seq, pairs = h.keys, h.shape, h.seq, h.pairs
   local m = 0
   for k = 1, n do
     local i = keys[k]
-    if not skips(h, s, self, filter, i) and sat_collide(s, shape[i], R) ~= 0 then
+    local so = shape[i]
+    if so and not skips(h, s, self, filter, i, so) and sat_collide(s, so, R) ~= 0 then
       local o = m * PR_STRIDE
       m = m + 1
       pairs[o + PR_B] = i
@@ -444,15 +479,12 @@ function M.sat_hash_collisions(h, s, self, filter)
       pairs[o + PR_BINA] = R.b_in_a
     end
   end
-  return m
+  depth = d - 1
+  return m, stamp
 end
 
 -- ---- sweep ----------------------------------------------------------------------------------
 
--- sat_sweep_hit, filled by the core's sweeps and read at once.
-local SWEEP = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1,
-  part_b = -1,
-  result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
 
 --- sat_hash_sweep(h, s, self, vx, vy, filter) -> n, idx: sat_sweep of s by v against every
 -- other (except self; with filter true, only those the categories accept, and none static
@@ -475,14 +507,23 @@ function M.sat_hash_sweep(h, s, self, vx, vy, filter)
   else
     qy2 = qy2 + vy
   end
-  local n = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local n, stamp = gather_box(h, qx1, qy1, qx2, qy2, self)
+  local d = depth + 1
+  depth = d
+  local hit = SWEEPS[d]
+  if hit == nil then -- (the allocation may run a finalizer: d is counted already)
+    hit = { overlapping = 0, t = 0.0, mx = 0.0, my = 0.0, dist2 = 0.0, part_a = -1, part_b = -1,
+      result = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 } }
+    SWEEPS[d] = hit
+  end
+  local r = hit.result
   local keys, shape, seq = h.keys, h.shape, h.seq
   local idx, sweeps = h.sweep_idx, h.sweeps
-  local hit, r = SWEEP, SWEEP.result
   local m = 0
   for k = 1, n do
     local i = keys[k]
-    if not skips(h, s, self, filter, i) and sweep(s, vx, vy, shape[i], hit) ~= 0 then
+    local so = shape[i]
+    if so and not skips(h, s, self, filter, i, so) and sweep(s, vx, vy, so, hit) ~= 0 then
       local o = m * SW_STRIDE
       m = m + 1
       idx[m] = m
@@ -504,10 +545,11 @@ function M.sat_hash_sweep(h, s, self, vx, vy, filter)
       sweeps[o + SW_PART_B] = hit.part_b
     end
   end
+  depth = d - 1
   if m > 1 then
     sort(idx, m, h.by_sweep, h.tmp)
   end
-  return m, idx
+  return m, idx, stamp
 end
 
 return M

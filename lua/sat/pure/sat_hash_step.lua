@@ -149,11 +149,30 @@ local function fresh_add(h, a, b, r)
   h.nfresh = n
 end
 
--- (fresh_make's record of one new contact, for contact_new)
-local F = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+-- The sat_result records of this file (fresh_make's of one new contact, for contact_new;
+-- test_changed's of one pair's sat_collide), read at once: one per nesting depth, as
+-- sat_sweep.lua's state (a step of one hash may run inside a step of another, from a
+-- finalizer or a debug hook). An error through a step leaves its depth counted: the next
+-- steps take the records one deeper, made once; the outer call, returning, sets it back.
+local RESULTS = {}
+local depth = 0
+-- (lsat_hash.lua's bound on the passes made again: then the last one stands)
+local OVERLAP_ROUNDS = 8
+
+local function result_at(d)
+  local r = RESULTS[d]
+  if r == nil then
+    r = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
+    RESULTS[d] = r
+  end
+  return r
+end
 
 -- Makes the contacts the pass found new, in pair order (each pair is found once).
 local function fresh_make(h)
+  local d = depth + 1
+  depth = d
+  local F = result_at(d) -- (its allocation may run a finalizer: d is counted already)
   local n, idx, fresh = h.nfresh, h.fresh_idx, h.fresh
   h.nfresh = 0
   if n > 1 then
@@ -170,6 +189,7 @@ local function fresh_make(h)
     F.b_in_a = fresh[o + FR_BINA]
     contact_new(h, fresh[o + FR_A], fresh[o + FR_B], F)
   end
+  depth = d - 1
 end
 
 -- The contact of entries i and j, or SAT_HASH_NONE: their two lists walked side by side.
@@ -215,9 +235,6 @@ local function mark_partners(h, i, on)
   end
 end
 
--- The result of one pair's sat_collide.
-local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
-
 -- Tests the pairs of changed entry i with its neighbours, except those with an entry this
 -- pass already tested (done): a contact found again (marked) is updated, a new one noted for
 -- fresh_make.
@@ -227,41 +244,56 @@ local function test_changed(h, i)
   if not s then
     return -- removed since it changed: its slot is free
   end
-  -- (what may make a table grow, first: the marks are set and cleared with nothing between
-  -- that can fail)
-  local n = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
-  while h.nfresh + n > h.frcap do
-    fresh_room(h, n)
-    -- (a finalizer the room ran may have queried this hash, in h.keys: gathered again)
-    n = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
-  end
-  mark_partners(h, i, true)
-  local keys, done, static, mark, seq = h.keys, h.done, h.static, h.mark, h.seq
-  local si, qi = static[i], seq[i]
-  for j = 1, n do
-    local o = keys[j]
-    local so = shape[o]
-    if not done[o] and not (si and static[o]) and accepts(s, so) then
-      local a, b, sa, sb = i, o, s, so
-      if seq[o] < qi then
-        a, b, sa, sb = o, i, so, s
-      end
-      if sat_collide(sa, sb, R) ~= 0 then
-        if mark[o] then
-          local k = find_contact(h, i, o)
-          h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k] = R.overlap, R.nx, R.ny,
-            R.mx, R.my
-          h.c_ainb[k], h.c_bina[k] = R.a_in_b, R.b_in_a
-          h.c_pending[k] = false
-          h.c_updated[k] = true
-        else
-          fresh_add(h, a, b, R)
+  -- A query of this hash that overlaps the pass (a finalizer, or a debug hook, between any
+  -- two statements; sat_hash_query.lua) takes h.keys: the pass is then made again, the new
+  -- contacts it noted dropped first (the updates are made again alike).
+  local nfresh, round = h.nfresh, 0
+  local d = depth + 1
+  depth = d
+  local R = result_at(d) -- (its allocation may run a finalizer: d is counted already)
+  while true do
+    -- (what may make a table grow, first: the marks are set and cleared with nothing between
+    -- that can fail)
+    local n, stamp = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
+    while h.nfresh + n > h.frcap do
+      fresh_room(h, n)
+      -- (a finalizer the room ran may have queried this hash, in h.keys: gathered again)
+      n, stamp = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
+    end
+    mark_partners(h, i, true)
+    local keys, done, static, mark, seq = h.keys, h.done, h.static, h.mark, h.seq
+    local si, qi = static[i], seq[i]
+    for j = 1, n do
+      local o = keys[j]
+      local so = shape[o]
+      if so and not done[o] and not (si and static[o]) and accepts(s, so) then
+        local a, b, sa, sb = i, o, s, so
+        if seq[o] < qi then
+          a, b, sa, sb = o, i, so, s
+        end
+        if sat_collide(sa, sb, R) ~= 0 then
+          local k = mark[o] and find_contact(h, i, o) or SAT_HASH_NONE
+          if k ~= SAT_HASH_NONE then -- (else removed meanwhile, with its contacts)
+            h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k] = R.overlap, R.nx,
+              R.ny, R.mx, R.my
+            h.c_ainb[k], h.c_bina[k] = R.a_in_b, R.b_in_a
+            h.c_pending[k] = false
+            h.c_updated[k] = true
+          else
+            fresh_add(h, a, b, R)
+          end
         end
       end
     end
+    mark_partners(h, i, false)
+    round = round + 1
+    if h.stamp_count == stamp or round > OVERLAP_ROUNDS then
+      break
+    end
+    h.nfresh = nfresh
   end
-  mark_partners(h, i, false)
-  done[i] = true
+  h.done[i] = true
+  depth = d - 1
 end
 
 -- Sorts ids[1..n] into pair order.
