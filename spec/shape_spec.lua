@@ -542,10 +542,19 @@ describe("polygons keep no local points apart until they turn or scale (issue 19
     if not found then
       error("the failalloc helper is missing: make test-helpers")
     end
+    local jit = rawget(_G, "jit")
+    local jitWasOn = require("spec.support").compilerOn()
     local done = false
     for n = 1, 10 do
       local b = sat.box(0, 0, 3, 1)
-      local ok, e, refused = require("spec.support").interpreted(failalloc.pcall, n, b.rotate, b, 1)
+      if jitWasOn then
+        jit.off()
+        jit.flush()
+      end
+      local ok, e, refused = failalloc.pcall(n, b.rotate, b, 1)
+      if jitWasOn then
+        jit.on()
+      end
       if refused == 0 then
         assert.is_true(ok)
         assert.are.same(turned(0, 0, 3, 1, 1):vertices(), b:vertices())

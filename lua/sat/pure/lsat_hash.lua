@@ -44,10 +44,10 @@ local floor = math.floor
 local format = string.format
 local tointeger = math.tointeger
 
-local REC, VX, VY, UD = U.REC, U.VX, U.VY, U.UD
+local REC, UD = U.REC, U.UD
 local argerror, checkshape, checktable, checkfinite = U.argerror, U.checkshape, U.checktable,
   U.checkfinite
-local istable, tovec, push_vec, rawmetatable = U.istable, U.tovec, U.push_vec, U.rawmetatable
+local istable, rawmetatable = U.istable, U.rawmetatable
 local rawlen = U.rawlen
 
 local SAT_HASH_NONE, SAT_HASH_STATIC, SAT_HASH_EVERY = H.SAT_HASH_NONE, H.SAT_HASH_STATIC,
@@ -373,55 +373,8 @@ end
 
 -- ---- responses: made ready first, filled after ---------------------------------------------
 
-local RESPMT = RESP.RESPMT
-
--- Gives the table r the response metatable (when it has none) and vecs under normal and mtv
--- (where it has none), so that filling it makes nothing.
-function make_response(r)
-  local n = rawget(r, "normal")
-  if tovec(n) == nil then
-    rawset(r, "normal", push_vec(0.0, 0.0))
-    n = rawget(r, "normal") -- (after the allocation)
-  end
-  local m = rawget(r, "mtv")
-  if tovec(m) == nil or rawequal(m, n) then
-    rawset(r, "mtv", push_vec(0.0, 0.0))
-  end
-end
-
--- Writes (x, y) into the vec at r[key]; false (nothing written) when there is none.
-local function set_vec_in_place(r, key, x, y)
-  local p = rawget(r, key)
-  if tovec(p) == nil then
-    return false
-  end
-  rawset(p, VX, x)
-  rawset(p, VY, y)
-  return true
-end
-
--- Fills the response r from a result (a_in_b, b_in_a: booleans), seen from a (flip: from b),
--- making nothing: false when a vec is missing (a finalizer took it).
-local function fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip)
-  if flip then
-    nx, ny = -nx + 0.0, -ny + 0.0
-    mx, my = -mx + 0.0, -my + 0.0
-    a_in_b, b_in_a = b_in_a, a_in_b
-  end
-  local pn, pm = rawget(r, "normal"), rawget(r, "mtv")
-  if tovec(pn) == nil or tovec(pm) == nil or rawequal(pn, pm) then
-    return false
-  end
-  if rawmetatable(r) == nil then
-    setmetatable(r, RESPMT)
-  end
-  set_vec_in_place(r, "normal", nx, ny)
-  set_vec_in_place(r, "mtv", mx, my)
-  rawset(r, "overlap", overlap)
-  rawset(r, "aInB", a_in_b)
-  rawset(r, "bInA", b_in_a)
-  return true
-end
+make_response = RESP.make_response
+local fill_response = RESP.fill_response
 
 -- t[key] = part + 1 (a part's index in parts(), from 1), or nil for part -1 (no compound).
 local function set_part(t, key, part)
@@ -435,7 +388,7 @@ end
 -- fill_response, then the parts (-1: not a compound) of a and b in contact, as
 -- sat_collide_parts names them: `part` is the other's (b's, seen from a), `ownPart` its own.
 local function fill_with_parts(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip, part_a, part_b)
-  if not fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip) then
+  if not fill_response(r, rawmetatable(r), overlap, nx, ny, mx, my, a_in_b, b_in_a, flip) then
     return false
   end
   set_part(r, "part", flip and part_a or part_b)
@@ -871,7 +824,7 @@ local function h_response(...)
       too_many_rounds()
     end
     make_response(r)
-    if fill_response(r, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
+    if fill_response(r, rawmetatable(r), overlap, nx, ny, mx, my, a_in_b, b_in_a, false) then
       break
     end
     round = round + 1

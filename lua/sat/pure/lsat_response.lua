@@ -17,7 +17,7 @@ local type, rawget, rawset, select, setmetatable = type, rawget, rawset, select,
 local concat = table.concat
 
 local REC, VX, VY = U.REC, U.VX, U.VY
-local checkshape, set_vec, fmt_num, type_name = U.checkshape, U.set_vec, U.fmt_num, U.type_name
+local checkshape, fmt_num, type_name, tovec = U.checkshape, U.fmt_num, U.type_name, U.tovec
 local push_vec, rawmetatable = U.push_vec, U.rawmetatable
 
 local sat_test, sat_collide = C.sat_test, C.sat_collide
@@ -26,6 +26,7 @@ local sat_test, sat_collide = C.sat_test, C.sat_collide
 local R = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_in_b = 0, b_in_a = 0 }
 
 local RESPMT = { __name = U.MT_RESPONSE }
+local MAX_ROUNDS = 64 -- (LSAT_MAX_ROUNDS)
 M.RESPMT = RESPMT -- (lsat_hash.lua's responses have it too)
 
 local function l_test(...)
@@ -55,6 +56,63 @@ local function shape_collides_with(...)
   return true, R.mx * 1.0, R.my * 1.0
 end
 
+-- The twins of lsat_util.c's lsat_make_response and lsat_fill_response (lsat_hash.lua uses
+-- them too).
+--
+-- Gives the table r the response metatable (when it has none) and vecs under normal and mtv
+-- (where it has none), so that filling it makes nothing.
+local function make_response(r)
+  local n = rawget(r, "normal")
+  if tovec(n) == nil then
+    rawset(r, "normal", push_vec(0.0, 0.0))
+    n = rawget(r, "normal") -- (after the allocation)
+  end
+  local m = rawget(r, "mtv")
+  if tovec(m) == nil or rawequal(m, n) then
+    rawset(r, "mtv", push_vec(0.0, 0.0))
+  end
+end
+
+-- Fills the response r from a result (a_in_b, b_in_a: booleans), seen from a (flip: from b),
+-- making nothing: false when a vec is missing (a finalizer took it). mt: r's metatable
+-- (rawmetatable(r)), which the caller has at hand. (A response of ours has
+-- no __index and no __newindex: its plain reads and writes are raw ones, without a call; and
+-- a vec's own keys are written in place.)
+local function fill_response(r, mt, overlap, nx, ny, mx, my, a_in_b, b_in_a, flip)
+  if flip then
+    nx, ny = -nx + 0.0, -ny + 0.0
+    mx, my = -mx + 0.0, -my + 0.0
+    a_in_b, b_in_a = b_in_a, a_in_b
+  end
+  local ours = mt == RESPMT
+  local pn, pm
+  if ours then
+    pn, pm = r.normal, r.mtv
+  else
+    pn, pm = rawget(r, "normal"), rawget(r, "mtv")
+  end
+  if type(pn) ~= "table" or rawget(pn, VX) == nil or type(pm) ~= "table" or
+    rawget(pm, VX) == nil or rawequal(pn, pm) then -- (lsat_tovec's test, inline)
+    return false
+  end
+  if mt == nil then
+    setmetatable(r, RESPMT)
+    ours = true
+  end
+  pn[VX], pn[VY] = nx, ny
+  pm[VX], pm[VY] = mx, my
+  if ours then
+    r.overlap, r.aInB, r.bInA = overlap, a_in_b, b_in_a
+  else
+    rawset(r, "overlap", overlap)
+    rawset(r, "aInB", a_in_b)
+    rawset(r, "bInA", b_in_a)
+  end
+  return true
+end
+
+M.make_response, M.fill_response = make_response, fill_response
+
 local function l_collide(...)
   local a, b, r = ...
   local ra = type(a) == "table" and rawget(a, REC)
@@ -81,44 +139,36 @@ local function l_collide(...)
   local overlap, nx, ny, mx, my = R.overlap * 1.0, R.nx * 1.0, R.ny * 1.0, R.mx * 1.0,
     R.my * 1.0
   local a_in_b, b_in_a = R.a_in_b ~= 0, R.b_in_a ~= 0
-  if r ~= nil then
-    if mt == nil then
-      setmetatable(r, RESPMT)
-      mt = RESPMT
+  if mt == RESPMT then -- the hot case, a response of ours given back: fill_response, inline
+    local pn, pm = r.normal, r.mtv
+    if type(pn) == "table" and rawget(pn, VX) ~= nil and type(pm) == "table" and
+      rawget(pm, VX) ~= nil and not rawequal(pn, pm) then
+      pn[VX], pn[VY] = nx, ny
+      pm[VX], pm[VY] = mx, my
+      r.overlap, r.aInB, r.bInA, r.a, r.b = overlap, a_in_b, b_in_a, a, b
+      return r
     end
-  else
+  elseif r == nil then
     r = setmetatable({}, RESPMT)
     mt = RESPMT
+    make_response(r)
   end
-  if mt == RESPMT then -- no __index, no __newindex: plain reads and writes are raw
-    r.a = a
-    r.b = b
-    r.overlap = overlap
-    local v = r.normal
-    if type(v) == "table" and rawget(v, VX) ~= nil then
-      v[VX] = nx
-      v[VY] = ny
-    else
-      r.normal = push_vec(nx, ny)
+  -- (made ready first, filled after, making nothing: a finalizer run by making may fill it)
+  local round = 0
+  while not fill_response(r, mt, overlap, nx, ny, mx, my, a_in_b, b_in_a, false) do
+    if round == MAX_ROUNDS then
+      U.error("response table changed while being filled")
     end
-    v = r.mtv
-    if type(v) == "table" and rawget(v, VX) ~= nil then
-      v[VX] = mx
-      v[VY] = my
-    else
-      r.mtv = push_vec(mx, my)
-    end
-    r.aInB = a_in_b
-    r.bInA = b_in_a
-    return r
+    make_response(r)
+    mt = rawmetatable(r)
+    round = round + 1
   end
-  rawset(r, "a", a)
-  rawset(r, "b", b)
-  rawset(r, "overlap", overlap)
-  set_vec(r, "normal", nx, ny)
-  set_vec(r, "mtv", mx, my)
-  rawset(r, "aInB", a_in_b)
-  rawset(r, "bInA", b_in_a)
+  if mt == nil or mt == RESPMT then -- (ours now: fill_response gave it our metatable)
+    r.a, r.b = a, b
+  else
+    rawset(r, "a", a)
+    rawset(r, "b", b)
+  end
   return r
 end
 

@@ -20,8 +20,8 @@
 -- Every metatable here is protected (__metatable), so that no script reaches the method and
 -- filter tables behind them.
 --
--- The pure core keeps a polygon's local points from the start (no lean polygons, no blocks to
--- give), so SAT_ERR_NO_LOCAL never comes back and give_local has no twin.
+-- The pure core gives a lean polygon its local points itself at its first turn or scale
+-- (sat_shape.lua), so SAT_ERR_NO_LOCAL never comes back and give_local has no twin here.
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local S = require("sat.pure.sat_shape")
@@ -83,7 +83,7 @@ local state = { next_id = 0 } -- shape ids in creation order: exact ties break d
 
 -- The record rec was just built: give it its identity, and its proxy (returned).
 local function finish_shape(rec)
-  local proxy = setmetatable({ [REC] = rec }, KIND_MT[rec.kind])
+  local proxy = setmetatable({ [REC] = rec, [FILT] = false }, KIND_MT[rec.kind])
   state.next_id = state.next_id + 1
   rec.id = state.next_id
   rec.user = proxy
@@ -93,16 +93,24 @@ M.finish_shape = finish_shape
 
 -- The filter table of the shape proxy (of record rec), made with its own metatable when it
 -- has none yet.
+-- Everything it needs is allocated first: a finalizer may run at any allocation and write a
+-- filter of this very shape, and then its table is the shape's (ours is dropped). The proxy
+-- has its FILT slot from the start (false), so that installing the table allocates nothing
+-- between the last look and the write.
 local function filter_table(proxy, rec)
   local filt = rawget(proxy, FILT)
-  if filt == nil then
+  if not filt then
     local kind = rec.kind
-    filt = setmetatable({}, FILTMT[kind])
+    local new = setmetatable({}, FILTMT[kind])
     local mt = {}
-    U.copy_entries(KIND_MT[kind], mt)
-    mt.__index = filt
-    rawset(proxy, FILT, filt)
-    U.replace_metatable(proxy, mt)
+    U.copy_entries(KIND_MT[kind], mt) -- (__index among them: set below without allocating)
+    filt = rawget(proxy, FILT)
+    if not filt then
+      filt = new
+      mt.__index = filt
+      rawset(proxy, FILT, filt)
+      U.replace_metatable(proxy, mt)
+    end
   end
   return filt
 end
@@ -613,7 +621,7 @@ local function shape_clone(...)
     k, v = next(s, k)
   end
   local filt = rawget(s, FILT)
-  if filt ~= nil then
+  if filt then
     U.copy_entries(filt, filter_table(copy, c))
   end
   return copy
@@ -745,7 +753,7 @@ local function l_ghost(...)
   end
   S.sat_shape_copy(grec, rec)
   if g == nil then
-    g = setmetatable({ [REC] = grec }, KIND_MT[grec.kind])
+    g = setmetatable({ [REC] = grec, [FILT] = false }, KIND_MT[grec.kind])
   else
     rawset(g, REC, grec)
     U.replace_metatable(g, KIND_MT[grec.kind])

@@ -1202,7 +1202,7 @@ end
 -- function M.sat_collide_parts(a, b, r)
 --   shape_mod = shape_mod or require("sat.pure.sat_shape")
 --   local bi, bj = -1, -1
---   local bdot, bdepth, tol = 0.0, 0.0, SAT_TOUCH_REL * (a.bound + b.bound)
+--   local bdot, bdepth = 0.0, 0.0
 --   local blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0
 --   local ka, kb = a.kind, b.kind
 --   if ka ~= SAT_COMPOUND and kb ~= SAT_COMPOUND then
@@ -1224,8 +1224,9 @@ end
 --       if kb == SAT_COMPOUND then
 --         ylox, yloy, yhix, yhiy = part_box(b, j)
 --       end
---       if not (dx + ylox - xhix > tol or xlox - (dx + yhix) > tol or
---           dy + yloy - xhiy > tol or xloy - (dy + yhiy) > tol or
+--       local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
+--       if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or
+--           dy + yloy - xhiy > gap or xloy - (dy + yhiy) > gap or
 --           M.sat__part_collide(x, y, rr) == 0) then
 --         local dot = rr.nx * rnx + rr.ny * rny
 --         if bi < 0 or dot > bdot + 1e-9 or (dot >= bdot - 1e-9 and rr.overlap > bdepth) then
