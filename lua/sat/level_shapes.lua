@@ -222,19 +222,24 @@ function M.trySet(shape, k, v)
   return nil
 end
 
+-- The fields of t (keys: sortedKeys(t)) given to the shape; an error names the field (as
+-- argument arg).
+local function giveFields(shape, t, keys, arg)
+  for j = 1, #keys do
+    local k = keys[j]
+    local e = M.trySet(shape, k, t[k])
+    if e then
+      fail(arg, "fields.%s: %s", tostring(k), e)
+    end
+  end
+end
+
 --- Gives every shape of the list the fields of t (in sortedKeys order); an error names the
 -- field.
 function M.applyFields(arg, shapes, t)
   local keys = sortedKeys(t)
   for i = 1, #shapes do
-    local shape = shapes[i]
-    for j = 1, #keys do
-      local k = keys[j]
-      local e = M.trySet(shape, k, t[k])
-      if e then
-        fail(arg, "fields.%s: %s", tostring(k), e)
-      end
-    end
+    giveFields(shapes[i], t, keys, arg)
   end
 end
 
@@ -284,12 +289,17 @@ function M.shapesOf(grid, W, H, tw, th, x, y, merge, lx, ly)
   return M.rectShapes(cells.rectangles(grid, W, H, merge, lx, ly), tw, th, x, y)
 end
 
+-- The k-th of level_grid's rectangles R as a shape (tiles tw x th, the grid's corner x, y).
+local function rectAt(R, k, tw, th, x, y)
+  return rect(x + R.c0[k] * tw, y + R.r0[k] * th, x + R.c1[k] * tw, y + R.r1[k] * th)
+end
+
 --- rectShapes(R, tw, th, x, y) -> shapes, groups: the shapes of level_grid's rectangles.
 function M.rectShapes(R, tw, th, x, y)
   local shapes, groups = {}, {}
-  local C0, R0, C1, R1, G = R.c0, R.r0, R.c1, R.r1, R.g
+  local G = R.g
   for k = 1, R.n do
-    shapes[k] = rect(x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw, y + R1[k] * th)
+    shapes[k] = rectAt(R, k, tw, th, x, y)
     groups[k] = G[k]
   end
   return shapes, groups
@@ -320,18 +330,6 @@ function M.addAll(world, shapes, static)
   return shapes
 end
 
--- The fields of t (keys: sortedKeys(t)) given to the shape; an error names the field (as
--- argument arg).
-local function giveFields(shape, t, keys, arg)
-  for j = 1, #keys do
-    local k = keys[j]
-    local e = M.trySet(shape, k, t[k])
-    if e then
-      fail(arg, "fields.%s: %s", tostring(k), e)
-    end
-  end
-end
-
 -- The steps of addRects, for its error (where.stage).
 local MAKE, FIELDS, ADD = 1, 2, 3
 
@@ -339,10 +337,9 @@ local MAKE, FIELDS, ADD = 1, 2, 3
 -- (A function of the file, not a closure made per call: LuaJIT ran the same loop in a new
 -- closure under pcall about 5% slower, with a third more cache misses.)
 local function makeAndAdd(world, R, tw, th, x, y, kind, t, keys, arg, shapes, where)
-  local C0, R0, C1, R1 = R.c0, R.r0, R.c1, R.r1
   for k = 1, R.n do
     where.at, where.stage = k, MAKE
-    local shape = rect(x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw, y + R1[k] * th)
+    local shape = rectAt(R, k, tw, th, x, y)
     shapes[k] = shape
     if keys then
       where.stage = FIELDS
@@ -380,10 +377,8 @@ function M.addRects(world, R, tw, th, x, y, static, fields, makeArg, fieldsArg)
   end
   -- (the passes would have made every shape before giving any its fields, and given every
   -- one its fields before adding any)
-  local C0, R0, C1, R1 = R.c0, R.r0, R.c1, R.r1
   for k = at + 1, R.n do
-    local made, shape = pcall(rect, x + C0[k] * tw, y + R0[k] * th, x + C1[k] * tw,
-      y + R1[k] * th)
+    local made, shape = pcall(rectAt, R, k, tw, th, x, y)
     if not made then
       fail(makeArg, "%s", M.reason(shape))
     end
