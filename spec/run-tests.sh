@@ -3,8 +3,8 @@
 # CI reads: "tests: N passed, M failed". A suite's count is its last line of the form
 # "<name>: N passed, M failed"; its whole output goes to build/logs/suite-<name>.log.
 #
-# Two lanes: the C core's suites (c, c-san, fuzz: their own binaries under build/c and
-# build/fuzz), the busted suite on the pure backend, the chaos build's suite (build/chaos-*)
+# Two lanes: the build suite (its own folders, build/check-*), the C core's suites (c, c-san,
+# fuzz: their own binaries under build/c and build/fuzz), the busted suite on the pure backend, the chaos build's suite (build/chaos-*)
 # and valgrind run one after another in a second lane, beside the rest, so that a two-core
 # machine finishes in about half the time (the lanes' shares measured in CI runs). The
 # modules and the specs' helpers of every Lua are built first (make LUA=<lua> all
@@ -25,7 +25,7 @@ rm -f build/logs/result-*
 cpu=${SUITE_CPU:-5400}
 idle=${SUITE_IDLE:-600}
 lanes=${SUITE_LANES:-2}
-c_lane=" c c-san fuzz busted-pure chaos valgrind "
+c_lane=" build c c-san fuzz busted-pure chaos valgrind "
 
 # run_suite NAME: runs spec/suites/NAME.sh into its log; writes "passed failed" to its result.
 run_suite() {
@@ -67,7 +67,11 @@ for s in spec/suites/build.sh spec/suites/lint.sh spec/suites/*.sh; do
 done
 
 # build and lint first, alone: the others use what build makes.
-for name in build lint; do run_suite "$name"; show "$name"; done
+# (with two lanes the build suite runs first in the second one: it builds into folders of
+# its own, build/check-*, and the modules the other suites load are built just below)
+first="build lint"
+[ "$lanes" -gt 1 ] && first="lint"
+for name in $first; do run_suite "$name"; show "$name"; done
 
 second=""
 if [ "$lanes" -gt 1 ]; then
