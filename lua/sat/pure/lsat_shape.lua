@@ -38,6 +38,7 @@ local format = string.format
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end
 
 local REC, VX, VY = U.REC, U.VX, U.VY
+local reserve_depth = U.reserve_depth
 local FILT = setmetatable({}, { __tostring = function() return "private key: filter" end })
 M.FILT = FILT
 
@@ -547,6 +548,7 @@ local function rotation_change(absolute, method, top, s, a, cx, cy)
   else
     cx, cy = 0.0, 0.0
   end
+  reserve_depth() -- (see U.reserve_depth)
   local st = turn(rec, absolute, pivot, a, cx, cy)
   if pivot and st == SAT_ERR_RANGE then -- the pivot is in range: the turn takes it out
     argerror(3, "the turn about this pivot takes the shape out of range (coordinates up to 1e150)")
@@ -579,6 +581,7 @@ local function shape_scale(...)
   if sy ~= nil and checkfinite(sy, 3, top) ~= f then
     argerror(3, "non-uniform scale is not supported (sy must equal sx)")
   end
+  reserve_depth()
   return (transformed(s, S.sat_shape_scale(rec, f)))
 end
 

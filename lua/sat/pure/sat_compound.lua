@@ -43,6 +43,7 @@ local fmin, fmax, fabs, ldexp, len = I.fmin, I.fmax, I.fabs, I.ldexp, I.sat__len
 local isfinite, in_range, offset, relative = I.isfinite, I.sat__in_range, I.sat__offset,
   I.sat__relative
 local nparts, part_of = I.sat__nparts, I.sat__part_of
+local copy_over = S.sat__copy_over
 local copy_inline, refresh, box, dd_add = S.sat__copy_inline, S.sat__refresh, S.sat__box,
   S.sat__dd_add
 
@@ -957,7 +958,7 @@ function M.sat__compound_refresh(s)
   local tox, toy, tlox, tloy, thix, thiy = s.tox, s.toy, s.tlox, s.tloy, s.thix, s.thiy
   for i = 1, s.count do
     local b, p = base[i], parts[i]
-    copy_inline(p, b) -- (a lean one's offsets become the local points)
+    copy_over(p, b) -- (a lean one's offsets become the local points)
     if k ~= 1.0 then
       if p.kind == SAT_CIRCLE then
         p.radius = p.radius * k

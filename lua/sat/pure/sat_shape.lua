@@ -590,6 +590,41 @@ local function copy_inline(dst, src)
 end
 M.sat__copy_inline = copy_inline
 
+-- b[1..n] = a[1..n], into b as it is.
+local function fill_array(b, a, n)
+  for i = 1, n do
+    b[i] = a[i]
+  end
+end
+
+--- sat__copy_over(dst, src): copy_inline into dst, a part that copy_inline made from a shape
+-- of the same kind and count (a compound's part from its base part), into dst's own arrays:
+-- the same values, allocating nothing (the C's memcpy over the part in
+-- sat__compound_refresh; a table made there could fail with part of a compound turned).
+local function copy_over(dst, src)
+  copy_fields(dst, src)
+  if src.kind == SAT_POLYGON then
+    local n = src.count
+    fill_array(dst.nx, src.nx, n)
+    fill_array(dst.ny, src.ny, n)
+    fill_array(dst.ox, src.ox, n)
+    fill_array(dst.oy, src.oy, n)
+    if src.deep then
+      fill_array(dst.deep, src.deep, n)
+    end
+    fill_array(dst.sup, src.sup, n)
+    fill_array(dst.least, src.least, n)
+    local lx, ly = src.lx, src.ly
+    if lx == nil then
+      lx, ly = src.ox, src.oy
+    end
+    fill_array(dst.lx, lx, n)
+    fill_array(dst.ly, ly, n)
+  end
+  return dst
+end
+M.sat__copy_over = copy_over
+
 --- sat_shape_copy(dst, src) -> dst: a copy in no hash, sharing nothing with src; a lean
 -- polygon's copy is lean while src is.
 function M.sat_shape_copy(dst, src)
