@@ -55,6 +55,11 @@ local function poly8(x, y, r)
   local turn = range(0, 2 * math.pi)
   local p, rec = sat.polygon(pts), record_polygon(pts)
   p:setRotation(turn)
+  local lx, ly = {}, {} -- (a lean polygon's first turn: its local points first, as the binding)
+  for i = 1, rec.count do
+    lx[i], ly[i] = 0.0, 0.0
+  end
+  S.sat_shape_give_local(rec, lx, ly)
   assert(S.sat_shape_set_rotation(rec, turn) == 0)
   return p, rec
 end

@@ -10,17 +10,6 @@ local sat = require("sat")
 local support = require("spec.support")
 local core = support.core
 
--- The pure backend under LuaJIT does not yet hold #2 (issue 26 point 6, open): LuaJIT runs a
--- finalizer at an allocation of a lean polygon's first turn that the pure core reads state
--- around. Under PUC Lua the pure backend passes them all.
-local function pureJitGap()
-  if not support.native and rawget(_G, "jit") then
-    pending("pure backend under LuaJIT: not yet (issue 26 point 6)")
-    return true
-  end
-  return false
-end
-
 local jit = rawget(_G, "jit")
 local newproxy = rawget(_G, "newproxy")
 
@@ -218,7 +207,6 @@ describe("a finalizer run inside a call of sat (issue 25)", function()
   end)
 
   it("turning a polygon during its first turn leaves it with one block, held (#2)", function()
-    if pureJitGap() then return end
     local pts = ngon(12, 5, -3, 4)
     local p
     local rotate = sat.polygon(pts).rotate

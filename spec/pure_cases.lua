@@ -383,7 +383,16 @@ function cases.apply(P, p, s, o)
     return K.SAT_OK, K.SAT_OK -- the binding lets only these set a radius
   end
   local pst = P[o[1]](p, a, b, c)
-  local sst = pure_ops[o[1]](s, a * 1.0, b and b * 1.0, c and c * 1.0)
+  local op = pure_ops[o[1]]
+  local sst = op(s, a * 1.0, b and b * 1.0, c and c * 1.0)
+  if sst == K.SAT_ERR_NO_LOCAL then -- as the probe and the bindings: the arrays, then again
+    local lx, ly = {}, {}
+    for i = 1, s.count do
+      lx[i], ly[i] = 0.0, 0.0
+    end
+    S.sat_shape_give_local(s, lx, ly)
+    sst = op(s, a * 1.0, b and b * 1.0, c and c * 1.0)
+  end
   return pst, sst
 end
 

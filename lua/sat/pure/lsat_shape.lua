@@ -20,8 +20,8 @@
 -- Every metatable here is protected (__metatable), so that no script reaches the method and
 -- filter tables behind them.
 --
--- The pure core gives a lean polygon its local points itself at its first turn or scale
--- (sat_shape.lua), so SAT_ERR_NO_LOCAL never comes back and give_local has no twin here.
+-- A lean polygon's first turn or scale is refused by the pure core with SAT_ERR_NO_LOCAL, as
+-- by the C; give_local makes its arrays and the call is made again, as lsat_shape.c does.
 local U = require("sat.pure.lsat_util")
 local K = require("sat.pure.sat_constants")
 local S = require("sat.pure.sat_shape")
@@ -42,7 +42,7 @@ local reserve_depth = U.reserve_depth
 local FILT = setmetatable({}, { __tostring = function() return "private key: filter" end })
 M.FILT = FILT
 
-local SAT_OK, SAT_ERR_RANGE = K.SAT_OK, K.SAT_ERR_RANGE
+local SAT_OK, SAT_ERR_RANGE, SAT_ERR_NO_LOCAL = K.SAT_OK, K.SAT_ERR_RANGE, K.SAT_ERR_NO_LOCAL
 local SAT_POLYGON, SAT_CIRCLE, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_CIRCLE, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_MAX_COORD, SAT_MAX_POINTS = K.SAT_MAX_COORD, K.SAT_MAX_POINTS
@@ -522,6 +522,25 @@ local function shape_position(...)
   return sat_shape_position(rec)
 end
 
+-- Gives the lean polygon rec the arrays for its local points (the twin of lsat_shape.c's
+-- give_local). The arrays are made and filled first, then the shape asked again: a finalizer
+-- run by making them may have turned it, giving it arrays of its own, which then stay. Then
+-- the depth is reserved again (reserve_depth): making them may have run a collection.
+local function give_local(rec)
+  if S.sat_shape_local_bytes(rec) == 0 then
+    return
+  end
+  local lx, ly = {}, {}
+  for i = 1, rec.count do
+    lx[i], ly[i] = 0.0, 0.0
+  end
+  -- from here to the end nothing allocates but the two keys written on the record
+  if S.sat_shape_local_bytes(rec) ~= 0 then -- (a polygon's count never changes)
+    S.sat_shape_give_local(rec, lx, ly)
+  end
+  reserve_depth()
+end
+
 -- The four rotations: absolute or not, about a pivot or not.
 local function turn(rec, absolute, pivot, a, cx, cy)
   if not pivot then
@@ -550,6 +569,10 @@ local function rotation_change(absolute, method, top, s, a, cx, cy)
   end
   reserve_depth() -- (see U.reserve_depth)
   local st = turn(rec, absolute, pivot, a, cx, cy)
+  if st == SAT_ERR_NO_LOCAL then -- a lean polygon's first turn (refused, nothing changed)
+    give_local(rec)
+    st = turn(rec, absolute, pivot, a, cx, cy)
+  end
   if pivot and st == SAT_ERR_RANGE then -- the pivot is in range: the turn takes it out
     argerror(3, "the turn about this pivot takes the shape out of range (coordinates up to 1e150)")
   end
@@ -582,7 +605,12 @@ local function shape_scale(...)
     argerror(3, "non-uniform scale is not supported (sy must equal sx)")
   end
   reserve_depth()
-  return (transformed(s, S.sat_shape_scale(rec, f)))
+  local st = S.sat_shape_scale(rec, f)
+  if st == SAT_ERR_NO_LOCAL then -- (as in rotation_change)
+    give_local(rec)
+    st = S.sat_shape_scale(rec, f)
+  end
+  return (transformed(s, st))
 end
 
 local function shape_bbox(...)
@@ -783,7 +811,12 @@ local function l_set_transform_bits(...)
   x, y = U.checkfinite(x, 2, top), U.checkfinite(y, 3, top)
   xl, yl = U.checkfinite(xl, 4, top), U.checkfinite(yl, 5, top)
   a, k, r = U.checkfinite(a, 6, top), U.checkfinite(k, 7, top), U.checkfinite(r, 8, top)
-  return (transformed(s, S.sat_shape_set_transform(rec, x, y, xl, yl, a, k, r)))
+  local st = S.sat_shape_set_transform(rec, x, y, xl, yl, a, k, r)
+  if st == SAT_ERR_NO_LOCAL then -- (as in rotation_change)
+    give_local(rec)
+    st = S.sat_shape_set_transform(rec, x, y, xl, yl, a, k, r)
+  end
+  return (transformed(s, st))
 end
 
 local shape_meta = { { "__newindex", shape_newindex }, { "__tostring", shape_tostring } }

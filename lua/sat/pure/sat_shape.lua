@@ -8,10 +8,9 @@
 --
 -- Lean polygons (sat_polygon_build_lean, as the binding builds them): the local points are
 -- the offsets (lx, ly nil: C's SAT__LOCAL_NONE) while the polygon keeps rotation 0 and
--- scale 1. Where the C refuses a first turn or scale away from that with SAT_ERR_NO_LOCAL
--- (after every other check, changing nothing) and the binding then gives the polygon its
--- block and makes the call again, the pure core gives it its local points itself (copies of
--- the offsets, sat_shape_give_local) and goes on: the same state, never that status.
+-- scale 1. A first turn or scale away from that is refused with SAT_ERR_NO_LOCAL (after
+-- every other check, changing nothing), as the C does; the binding then makes the arrays,
+-- gives them (sat_shape_give_local: copies of the offsets) and makes the call again.
 --
 -- Compounds: their parts of this file (sat__compound_refresh, place, scale_ok, area,
 -- contains, box, copy and the readers) are sat_compound.lua's, reached through its module
@@ -32,8 +31,8 @@ local SAT_POLYGON, SAT_CIRCLE, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
 local SAT_OK = K.SAT_OK
 local SAT_ERR_NONFINITE, SAT_ERR_TOO_FEW_POINTS, SAT_ERR_ZERO_AREA, SAT_ERR_NOT_CONVEX =
   K.SAT_ERR_NONFINITE, K.SAT_ERR_TOO_FEW_POINTS, K.SAT_ERR_ZERO_AREA, K.SAT_ERR_NOT_CONVEX
-local SAT_ERR_NEGATIVE_RADIUS, SAT_ERR_BAD_SCALE, SAT_ERR_RANGE =
-  K.SAT_ERR_NEGATIVE_RADIUS, K.SAT_ERR_BAD_SCALE, K.SAT_ERR_RANGE
+local SAT_ERR_NEGATIVE_RADIUS, SAT_ERR_BAD_SCALE, SAT_ERR_RANGE, SAT_ERR_NO_LOCAL =
+  K.SAT_ERR_NEGATIVE_RADIUS, K.SAT_ERR_BAD_SCALE, K.SAT_ERR_RANGE, K.SAT_ERR_NO_LOCAL
 local SAT_ERR_SAME_POINTS, SAT_ERR_ANGLE = K.SAT_ERR_SAME_POINTS, K.SAT_ERR_ANGLE
 local SAT_MIN_SIZE, SAT_MERGE_REL, SAT_COLLINEAR_REL, SAT_AREA_REL =
   K.SAT_MIN_SIZE, K.SAT_MERGE_REL, K.SAT_COLLINEAR_REL, K.SAT_AREA_REL
@@ -507,19 +506,19 @@ function M.sat_shape_local_bytes(s)
   return s.count * 16
 end
 
---- sat_shape_give_local(s): a lean polygon's local points kept apart from now on (copies of
--- its offsets, as the C copies them into the block); nothing for any other shape.
-local function give_local(s)
+--- sat_shape_give_local(s, lx, ly): a lean polygon's local points kept apart from now on:
+-- copies of its offsets written into lx and ly (arrays of count numbers the binding made, as
+-- the C copies them into the block it is given); nothing for any other shape.
+function M.sat_shape_give_local(s, lx, ly)
   if s.kind ~= SAT_POLYGON or s.lx ~= nil then
     return
   end
-  local ox, oy, lx, ly = s.ox, s.oy, {}, {}
+  local ox, oy = s.ox, s.oy
   for i = 1, s.count do
     lx[i], ly[i] = ox[i], oy[i]
   end
   s.lx, s.ly = lx, ly
 end
-M.sat_shape_give_local = give_local
 
 --- sat_polygon_init(s, xs, ys, count) -> status: validated in work arrays of its own (the
 -- points are not changed), then built with its local points.
@@ -706,7 +705,7 @@ function M.sat_shape_set_transform(s, px, py, plx, ply, angle, scale, radius)
     return SAT_ERR_NEGATIVE_RADIUS
   end
   if needs_local(s, angle, scale) then
-    give_local(s) -- the C refuses here and the binding gives the block: the same
+    return SAT_ERR_NO_LOCAL
   end
   s.px, s.py, s.plx, s.ply = px, py, plx, ply
   s.angle, s.scale, s.radius = angle, scale, radius
@@ -719,7 +718,7 @@ local function set_rotation(s, angle)
     return SAT_ERR_NONFINITE
   end
   if needs_local(s, angle, s.scale) then
-    give_local(s) -- the C refuses here and the binding gives the block: the same
+    return SAT_ERR_NO_LOCAL
   end
   s.angle = angle
   update_cache(s)
@@ -759,7 +758,7 @@ local function turn_about(s, angle, c, sn, cx, cy)
     return SAT_ERR_RANGE
   end
   if needs_local(s, angle, s.scale) then
-    give_local(s)
+    return SAT_ERR_NO_LOCAL
   end
   s.px, s.py = hix, hiy
   s.plx, s.ply = lox, loy
@@ -837,7 +836,7 @@ function M.sat_shape_scale(s, factor)
       return SAT_ERR_BAD_SCALE -- underflow
     end
     if needs_local(s, s.angle, k) then
-      give_local(s)
+      return SAT_ERR_NO_LOCAL
     end
     s.scale = k
     if kind == SAT_CAPSULE then
