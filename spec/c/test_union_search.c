@@ -41,6 +41,21 @@ static int ex_piece_count(const mdiff *d)
     return d->n == 1 ? 1 : 2 * d->n;
 }
 
+/* 1: the exhaustive search takes every piece, the dropped ones too (what the answer would be
+ * without the outlines' facts). */
+static int ex_unfiltered;
+
+/* Whether piece idx of d is dropped: an edge marked so, a corner (radius 0) between two. */
+static int ex_dropped(const arena *ar, const mdiff *d, int idx)
+{
+    const unsigned char *f = ar->f + d->first;
+    if (ex_unfiltered || d->n == 1)
+        return 0;
+    if (idx % 2 == 0)
+        return f[idx / 2] & 1;
+    return !(d->r > 0.0) && (f[idx / 2] & 1) && (f[(idx / 2 + 1) % d->n] & 1);
+}
+
 /* Every difference is asked. */
 static void ex_consider(search *sr, sat_vec c)
 {
@@ -122,7 +137,7 @@ static int ex_search_pieces(search *sr)
         const mdiff *d = &ar->d[k];
         for (int idx = 0; idx < ex_piece_count(d); idx++, at++) {
             get_piece(ar->v + d->first, d, idx, &pcs[at]);
-            if (pcs[at].far >= sr->floor)
+            if (pcs[at].far >= sr->floor && !ex_dropped(ar, d, idx))
                 piece_points(&pcs[at], cs, &nc);
         }
     }
@@ -142,7 +157,7 @@ static int ex_search_pieces(search *sr)
         first[k] = kept;
         for (int idx = 0; idx < ex_piece_count(&ar->d[k]); idx++, at++)
             if (pcs[at].dist < sr->best && pcs[at].far >= sr->floor &&
-                !(pcs[at].arc && !(pcs[at].r > 0.0)))
+                !(pcs[at].arc && !(pcs[at].r > 0.0)) && !ex_dropped(ar, &ar->d[k], idx))
                 pcs[kept++] = pcs[at];
     }
     first[ar->nd] = kept;
@@ -172,7 +187,14 @@ static int ex_union_mtv(const sat_shape *A, const sat_shape *B, double tol,
     double reach = 2.0 * deepest + tol;
     arena ar;
     search sr;
-    arena_init(&ar);
+    facts fa, fb;
+    facts_mem ma, mb;
+    if (!(facts_begin(&fa, &ma, A) & facts_begin(&fb, &mb, B))) {
+        facts_end(&ma);
+        facts_end(&mb);
+        return 0;
+    }
+    arena_init(&ar, &fa, &fb);
     for (;;) {
         ar.nv = ar.nd = 0;
         double beyond = HUGE_VAL;
@@ -191,6 +213,8 @@ static int ex_union_mtv(const sat_shape *A, const sat_shape *B, double tol,
                 }
                 if (!add_diff(&ar, x, ca, y, cb, i, j)) {
                     arena_free(&ar);
+                    facts_end(&ma);
+                    facts_end(&mb);
                     return 0;
                 }
             }
@@ -209,15 +233,21 @@ static int ex_union_mtv(const sat_shape *A, const sat_shape *B, double tol,
         if (sr.best < HUGE_VAL) {
             *t = sr.at;
             arena_free(&ar);
+            facts_end(&ma);
+            facts_end(&mb);
             return 1;
         }
         if (!ex_search_pieces(&sr)) {
             arena_free(&ar);
+            facts_end(&ma);
+            facts_end(&mb);
             return 0;
         }
         if (sr.best <= beyond || !(beyond < HUGE_VAL)) {
             *t = sr.at;
             arena_free(&ar);
+            facts_end(&ma);
+            facts_end(&mb);
             return sr.best < HUGE_VAL;
         }
         reach = sr.best < HUGE_VAL ? sr.best : 2.0 * fmax(beyond, reach);
