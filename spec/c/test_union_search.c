@@ -372,7 +372,8 @@ static sat_shape *random_compound(ctest_rng *g, double r)
 /* ---- the comparison -------------------------------------------------------------------- */
 
 typedef struct tally {
-    long pairs, hits, deep, touching, far, ties;
+    long pairs, hits, deep, touching, far, ties, filtered;
+    double worst; /* the most the filtered answer is longer, in touch tolerances */
 } tally;
 
 static const sat__pair_fns part_fns = {sat_test, sat_collide};
@@ -414,9 +415,24 @@ static int check_pair(const sat_shape *a, const sat_shape *b, const char *what, 
         a = b;
         b = s;
     }
-    sat_result rn, re;
+    sat_result rn, re, ru;
     int hn = sat__compound_collide(a, b, &rn, &part_fns);
     int he = ex_compound_collide(a, b, &re, &part_fns);
+    /* every piece taken: the answer without the outlines' facts, never longer, and the
+     * filtered one longer by no more than the touch tolerance */
+    ex_unfiltered = 1;
+    int hu = ex_compound_collide(a, b, &ru, &part_fns);
+    ex_unfiltered = 0;
+    ENSUREF(hu == he, "%s pair %ld: unfiltered %d, filtered %d", what, i, hu, he);
+    if (hu && he && (ru.overlap != re.overlap || ru.mtv.x != re.mtv.x || ru.mtv.y != re.mtv.y)) {
+        double tl = sat__touch_tol(a, b), more = (re.overlap - ru.overlap) / tl;
+        t->filtered++;
+        t->worst = fmax(t->worst, more);
+        ENSUREF(re.overlap >= ru.overlap && re.overlap - ru.overlap <= tl,
+                "%s pair %ld: filtered %.17g, unfiltered %.17g (touch tolerance %.3g)", what, i,
+                re.overlap, ru.overlap, tl);
+        ENSUREF(leaves(a, b, re.mtv), "%s pair %ld: the filtered MTV leaves an overlap", what, i);
+    }
     t->pairs++;
     t->hits += he;
     t->deep += he && re.overlap > 0.0;
@@ -475,8 +491,9 @@ static void test_random_pairs(void)
         sat_shape_free(b);
     }
     printf("  union search: %ld pairs (%ld hits, %ld overlapping, %ld touching, %ld far from 0), "
-           "the pruned search as the exhaustive one bit for bit (%ld ties of two points as far)\n",
-           t.pairs, t.hits, t.deep, t.touching, t.far, t.ties);
+           "the pruned search as the exhaustive one bit for bit (%ld ties of two points as far); "
+           "%ld answers moved by the outlines' facts, by at most %.3g touch tolerances\n",
+           t.pairs, t.hits, t.deep, t.touching, t.far, t.ties, t.filtered, t.worst);
 }
 
 /* The two searches called directly on two overlapping stars, whose union's MTV is none of

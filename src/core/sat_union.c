@@ -1265,7 +1265,10 @@ static int expose(search *sr, int k, int idx, const piece *pc)
 }
 
 /* Piece idx (odd: an arc, or a corner) of difference k; adjacent: an edge next to it is
- * exposed (a corner is the end of both: covered when they are). 0: out of memory. */
+ * exposed or was not asked (its nearest point not nearer than the best, by rounding perhaps
+ * than the corner itself); a corner is the end of both: covered when they are, dropped when
+ * they are, inside another difference when one is covered and the other dropped. 0: out of
+ * memory. */
 static int vertex_piece(search *sr, int k, int idx, int adjacent)
 {
     const mdiff *d = &sr->ar->d[k];
@@ -1307,7 +1310,7 @@ static int expose_all(search *sr)
         int first = 0, prev = 0;
         for (int i = 0; i < d->n; i++) {
             piece pc;
-            int x = 0;
+            int x = 0, open = 0; /* open: exposed, or not asked (beyond the annulus) */
             unsigned char *fl = &ar->f[d->first + i];
             if (!(*fl & 1)) { /* (a dropped edge is never exposed) */
                 get_piece(ar->v + d->first, d, 2 * i, &pc);
@@ -1315,14 +1318,15 @@ static int expose_all(search *sr)
                     x = segment_exposed(sr, k, &pc, *fl & 2);
                     *fl = (unsigned char)(x ? *fl & ~2 : *fl | 2);
                 }
+                open = x || !(pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor);
             }
             if (x && !expose(sr, k, 2 * i, &pc))
                 return 0;
             if (i == 0)
-                first = x;
-            else if (!vertex_piece(sr, k, 2 * i - 1, prev || x))
+                first = open;
+            else if (!vertex_piece(sr, k, 2 * i - 1, prev || open))
                 return 0;
-            prev = x;
+            prev = open;
         }
         if (!vertex_piece(sr, k, 2 * d->n - 1, prev || first))
             return 0;
