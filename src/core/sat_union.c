@@ -742,6 +742,8 @@ static int grid_cell(const dgrid *g, sat_vec c)
     return grid_at(c.y, g->y0, g->w, g->ny) * g->nx + grid_at(c.x, g->x0, g->w, g->nx);
 }
 
+#define SAT__HINTS 4
+
 typedef struct search {
     arena *ar;
     double best;
@@ -756,7 +758,8 @@ typedef struct search {
     int *order;         /* the differences by the distance of their boxes, nearest first */
     int *stamp, serial; /* stamp[k] == serial: difference k asked already for this piece */
     int *hint;          /* per difference: the last that covered one of its pieces, or -1 */
-    int *chint;         /* per grid cell: the last difference that held a front there, or -1 */
+    int *chint;         /* per grid cell: the last SAT__HINTS differences that held a front
+                         * there, the latest first (-1: none) */
     int cover;          /* the last difference that covered a piece, or -1 */
     piece *ex;          /* the exposed pieces: ex[i] is piece exd[2i + 1] of difference exd[2i] */
     int *exd, nex, cex;
@@ -1014,15 +1017,21 @@ static int covered(search *sr, int k, cover *cv)
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
         int cell = grid_cell(g, f);
-        if (ask(sr, k, sr->chint[cell], cv))
-            return 1;
+        for (int h = 0; h < SAT__HINTS && cv->gap[0] == front; h++)
+            if (ask(sr, k, sr->chint[SAT__HINTS * cell + h], cv))
+                return 1;
         for (int j = g->start[cell]; j < g->start[cell + 1] && cv->gap[0] == front; j++) {
             const mdiff *d = &sr->ar->d[g->item[j]];
             if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
                 sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
                 !holds(sr->ar->v + d->first, d->n, d->r, f, d->tol + sr->margin))
                 continue; /* (it does not hold the front) */
-            sr->chint[cell] = g->item[j];
+            int *ch = sr->chint + SAT__HINTS * cell, h = 0;
+            while (h < SAT__HINTS - 1 && ch[h] != g->item[j])
+                h++;
+            for (; h > 0; h--) /* (to the front, the others one on) */
+                ch[h] = ch[h - 1];
+            ch[0] = g->item[j];
             if (ask(sr, k, g->item[j], cv))
                 return 1;
         }
@@ -1169,7 +1178,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
             break;
         g->w *= 2.0;
     }
-    long cells = (long)g->nx * g->ny, need = 3L * nd + 2 * cells + 1 + entries;
+    long cells = (long)g->nx * g->ny, need = 3L * nd + (SAT__HINTS + 1) * cells + 1 + entries;
     if (need > SAT__INTS_STACK && (sc->ints = malloc((size_t)need * sizeof(int))) == NULL) {
         sc->ints = sc->ibuf;
         return 0;
@@ -1220,7 +1229,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
     by_class(nd, sr->hint, 32, sr->order);
     for (int k = 0; k < nd; k++)
         sr->stamp[k] = 0, sr->hint[k] = -1;
-    for (long c = 0; c < cells; c++)
+    for (long c = 0; c < SAT__HINTS * cells; c++)
         sr->chint[c] = -1;
     sr->serial = 0;
     sr->cover = -1;

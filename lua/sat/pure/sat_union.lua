@@ -711,7 +711,10 @@ end
 local G = { x0 = 0.0, y0 = 0.0, w = 1.0, nx = 1, ny = 1 }
 local GSTART, GITEM = {}, {}
 local ORDER, STAMP, HINT, CLS = {}, {}, {}, {}
-local CHINT = {} -- per grid cell: the last difference that held a front there, or -1
+-- per grid cell c: the last SAT__HINTS differences that held a front there, the latest first
+-- (CHINT[SAT__HINTS * c + h]; -1: none)
+local SAT__HINTS = 4
+local CHINT = {}
 
 local function grid_at(x, x0, w, n)
   local f = floor((x - x0) / w)
@@ -1020,8 +1023,12 @@ local function covered(k, cv)
     local front = gap[0]
     local fx, fy = cv.p0x + cv.ex * front, cv.p0y + cv.ey * front
     local cell = grid_cell(fx, fy)
-    if ask(k, CHINT[cell], cv) then
-      return true
+    local h = 0
+    while h < SAT__HINTS and gap[0] == front do
+      if ask(k, CHINT[SAT__HINTS * cell + h], cv) then
+        return true
+      end
+      h = h + 1
     end
     local j, stop = GSTART[cell], GSTART[cell + 1]
     while j < stop and gap[0] == front do
@@ -1029,7 +1036,16 @@ local function covered(k, cv)
       if not (fx < DLOX[m] or fx > DHIX[m] or fy < DLOY[m] or fy > DHIY[m] or
         STAMP[m] == SR_SERIAL or m == k or
         not holds(DFIRST[m], DN[m], DR[m], fx, fy, DTOL[m] + SR_MARGIN)) then
-        CHINT[cell] = m
+        local at = SAT__HINTS * cell
+        h = 0
+        while h < SAT__HINTS - 1 and CHINT[at + h] ~= m do
+          h = h + 1
+        end
+        while h > 0 do -- (to the front, the others one on)
+          CHINT[at + h] = CHINT[at + h - 1]
+          h = h - 1
+        end
+        CHINT[at] = m
         if ask(k, m, cv) then
           return true
         end
@@ -1218,7 +1234,7 @@ local function search_begin(cap)
     STAMP[k] = 0
     HINT[k] = -1
   end
-  for c = 0, cells - 1 do
+  for c = 0, SAT__HINTS * cells - 1 do
     CHINT[c] = -1
   end
   SR_SERIAL = 0
