@@ -346,23 +346,26 @@ static int minkowski(const sat_vec *P, int np, const sat_vec *Q, int nq, sat_vec
     int i0 = lowest(P, np), j0 = lowest(Q, nq), i = 0, j = 0, k = 0;
     while (i < np || j < nq) {
         int step;
+        /* (i0 + i) % np and the next, (j0 + j) % nq and the next, without a division */
+        int a = i0 + i >= np ? i0 + i - np : i0 + i, a1 = a + 1 == np ? 0 : a + 1;
+        int b = j0 + j >= nq ? j0 + j - nq : j0 + j, b1 = b + 1 == nq ? 0 : b + 1;
         sat_vec eP = sat__v(0.0, 0.0), eQ = eP;
-        out[k] = sat__add(P[(i0 + i) % np], Q[(j0 + j) % nq]);
+        out[k] = sat__add(P[a], Q[b]);
         if (i == np || np == 1) {
             step = 2;
         } else if (j == nq || nq == 1) {
             step = 1;
         } else {
-            eP = sat__sub(P[(i0 + i + 1) % np], P[(i0 + i) % np]);
-            eQ = sat__sub(Q[(j0 + j + 1) % nq], Q[(j0 + j) % nq]);
+            eP = sat__sub(P[a1], P[a]);
+            eQ = sat__sub(Q[b1], Q[b]);
             step = angle_less(eP, eQ) ? 1 : angle_less(eQ, eP) ? 2 : 3;
         }
         if (mk != NULL) {
             if (step == 1 && np > 1 && i < np)
-                eP = sat__sub(P[(i0 + i + 1) % np], P[(i0 + i) % np]);
+                eP = sat__sub(P[a1], P[a]);
             else if (step == 2 && nq > 1 && j < nq)
-                eQ = sat__sub(Q[(j0 + j + 1) % nq], Q[(j0 + j) % nq]);
-            mark(mk, k, step, (i0 + i) % np, (j0 + j) % nq, step == 2 ? eQ : eP);
+                eQ = sat__sub(Q[b1], Q[b]);
+            mark(mk, k, step, a, b, step == 2 ? eQ : eP);
         }
         if (++k >= np + nq)
             break;
