@@ -23,6 +23,26 @@
  * where a part pair does by its own test; the gate of every part pair is sat__part_gap, in
  * every compound path); ties between equally near candidates by the rank the exhaustive
  * search (the C tests' oracle) would give them (see consider). The answer is the exhaustive search's, bit for bit.
+ *
+ * The outlines' facts (issue 25 item 8): a concave compound's part vertices are matched to
+ * its outline points (within a quarter of the merge distance; the next outline point asked
+ * first), and a part edge that another part has reversed is a diagonal. An edge of D_ij is
+ * dropped (never a candidate, never crossed) when it is made with a diagonal (of either
+ * shape), or with an edge against a vertex whose outline corner is reflex or whose outline
+ * edges cross that edge's line by more than an angle of SAT_COLLINEAR_REL (mark, fits): a
+ * position on it puts one outline inside the other shape, so the piece is inside the union
+ * but near its ends; a corner (radius 0) between two dropped edges is dropped too. Unions of
+ * parts and chains have no facts: every piece kept. The rule: the exhaustive search takes
+ * the same filtered pieces (and the answer is still its answer, bit for bit); against the
+ * unfiltered pieces the answer is never shorter and longer by less than the pair's touch
+ * tolerance (the dropped pieces' ends, where the covering depth goes to 0), and it leaves
+ * the shapes apart: both checked by the oracle test on every random pair.
+ * The search's speed, none of which changes an answer: a corner is asked when an edge next
+ * to it is exposed or was not asked (rounding may put an edge's nearest point beyond the
+ * best while its corner is nearer); depth tests and chords stop at the first edge that
+ * decides (holds, chord); each grid cell keeps its last SAT__HINTS front holders, asked
+ * before its list; a piece found covered in a round is not asked again within that round's
+ * reach (done: the pieces, the arcs, are marked in the arena's flags).
  */
 #include <stdlib.h>
 #include <string.h>
