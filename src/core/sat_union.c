@@ -1016,7 +1016,7 @@ static int ask(search *sr, int k, int m, cover *cv)
 }
 
 /* Whether the differences near a piece of difference k cover it: the hints first, then,
- * for an arc, those the grid lists in the cells under its box; for a segment, at the
+ * for an arc, those the grid lists in the cell of its first hull point; for a segment, at the
  * nearest end of what is left uncovered (the front), those of its cell whose boxes hold it
  * (every difference that can hold that point), until none of them moves the front on:
  * then that point is exposed. */
@@ -1026,14 +1026,11 @@ static int covered(search *sr, int k, cover *cv)
     sr->serial++;
     if (ask(sr, k, sr->hint[k], cv) || ask(sr, k, sr->cover, cv))
         return 1;
-    if (cv->arc) {
-        int c0 = grid_at(cv->lo.x, g->x0, g->w, g->nx), c1 = grid_at(cv->hi.x, g->x0, g->w, g->nx);
-        int r0 = grid_at(cv->lo.y, g->y0, g->w, g->ny), r1 = grid_at(cv->hi.y, g->y0, g->w, g->ny);
-        for (int r = r0; r <= r1; r++)
-            for (int c = c0; c <= c1; c++)
-                for (int j = g->start[r * g->nx + c]; j < g->start[r * g->nx + c + 1]; j++)
-                    if (ask(sr, k, g->item[j], cv))
-                        return 1;
+    if (cv->arc) { /* (one difference holds it all: the cell of its first hull point lists it) */
+        int cell = grid_cell(g, cv->h[0]);
+        for (int j = g->start[cell]; j < g->start[cell + 1]; j++)
+            if (ask(sr, k, g->item[j], cv))
+                return 1;
         return 0;
     }
     for (;;) {

@@ -998,22 +998,15 @@ end
 
 -- Whether the differences near a piece of difference k cover it (see sat_union.c).
 local function covered(k, cv)
-  local g = G
   SR_SERIAL = SR_SERIAL + 1
   if ask(k, HINT[k], cv) or ask(k, SR_COVER, cv) then
     return true
   end
-  if cv.arc then
-    local c0, c1 = grid_at(cv.lox, g.x0, g.w, g.nx), grid_at(cv.hix, g.x0, g.w, g.nx)
-    local r0, r1 = grid_at(cv.loy, g.y0, g.w, g.ny), grid_at(cv.hiy, g.y0, g.w, g.ny)
-    for r = r0, r1 do
-      for c = c0, c1 do
-        local cell = r * g.nx + c
-        for j = GSTART[cell], GSTART[cell + 1] - 1 do
-          if ask(k, GITEM[j], cv) then
-            return true
-          end
-        end
+  if cv.arc then -- (one difference holds it all: the cell of its first hull point lists it)
+    local cell = grid_cell(cv.hx[0], cv.hy[0])
+    for j = GSTART[cell], GSTART[cell + 1] - 1 do
+      if ask(k, GITEM[j], cv) then
+        return true
       end
     end
     return false
