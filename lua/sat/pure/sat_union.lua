@@ -1418,6 +1418,25 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   for i = 0, 6 do
     SR_RANK[i] = 0
   end
+  -- most part pairs within the first reach (two overlapping concave shapes): all of them at
+  -- once, never asked twice
+  local within = 0
+  for i = 0, na - 1 do
+    local x = part_of(A, i)
+    local cax, cay = offset(A, x)
+    local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
+    for j = 0, nb - 1 do
+      local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
+      local cbx, cby = offset(A, part_of(B, j))
+      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby) >
+        reach) then
+        within = within + 1
+      end
+    end
+  end
+  if 2 * within >= na * nb then
+    reach = ub
+  end
   local round = 0
   while true do
     -- the differences newly in reach
