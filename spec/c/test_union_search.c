@@ -511,6 +511,22 @@ static void test_stars(void)
     }
     if (!s[0] || !s[1])
         return;
+    /* the outlines' facts: every part vertex an outline point, and the decomposition's
+     * diagonals (a tree of P parts: P - 1 of them) each seen from both its parts */
+    for (int k = 0; k < 2; k++) {
+        facts f;
+        facts_mem fm;
+        int unmatched = 0, diags = 0;
+        ENSURE(facts_begin(&f, &fm, s[k]));
+        ENSURE(f.s == s[k]);
+        for (int e = 0; f.s && e < f.at[s[k]->count]; e++) {
+            unmatched += f.m[e] < 0;
+            diags += f.diag[e];
+        }
+        ENSURE_EQ_INT(unmatched, 0);
+        ENSURE_EQ_INT(diags, 2 * (s[k]->count - 1));
+        facts_end(&fm);
+    }
     double tol = sat__touch_tol(s[0], s[1]);
     sat_result deepest;
     deepest.overlap = -1.0;
