@@ -9,7 +9,8 @@
  * is tested (boxes first); no pair overlapping: the first touching pair's result; one pair
  * overlapping and no other pair's difference box within its MTV: that pair's result. Else
  * the search, in rounds of growing reach (2x the deepest overlap, then 4x the nearest box
- * left out, never beyond the boxes' exit): the Minkowski differences D_ij of the part pairs
+ * left out, never beyond the boxes' exit; the exit at once when at least half of the part
+ * pairs are within the first reach): the Minkowski differences D_ij of the part pairs
  * in reach are built (part i of a, j of b, in (i, j) order); in round 0 the deepest pair's
  * own MTV is the answer when no difference refuses it. Else a grid over the differences'
  * boxes (each cell's differences deepest first, in 8 classes, index order within a class),
