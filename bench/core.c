@@ -36,7 +36,7 @@
  * (.distinct pairs, .shapes, .overlapping calls, .table_kb of shapes).
  * - pool: poly8 pairs drawn from pools of 64, 8,192 and 65,536 shapes, each shape its own
  *   allocation as in the binding (c.pool<N>.test / .collide; see pool_build).
- * - compound: overlapping stars of 32 to 256 spikes and crossing 100-segment zigzag chains,
+ * - compound: overlapping stars of 16 to 256 spikes and crossing 100-segment zigzag chains,
  *   ms per collide, contacts and sweep, and sat_concave on spiral bands of 8,000 to 100,000
  *   points (c.compound.*, c.concave.*; see run_compounds).
  * Usage: bench-core [calls [repetitions [case|pool|rotate|compound|all [world|cold|hot|pool|all]]]]
@@ -741,14 +741,14 @@ static double spiral_ms(int n)
     return ms;
 }
 
-/* c.compound.*: two overlapping stars of 32 to 256 spikes (the second moved by (1.3, 0.7)
+/* c.compound.*: two overlapping stars of 16 to 256 spikes (the second moved by (1.3, 0.7)
  * and turned by 0.37) and two 100-segment zigzag chains crossing at right angles: ms per
  * collide, contacts and sweep; c.concave.spiral<N>: ms to build a spiral band of N points. */
 static void run_compounds(int reps)
 {
-    static const int spikes[] = {32, 64, 128, 256};
+    static const int spikes[] = {16, 32, 64, 128, 256};
     char name[32];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         sat_shape *a = bench_star(spikes[i], 0.0, 0.0, 0.0);
         sat_shape *b = bench_star(spikes[i], 1.3, 0.7, 0.37);
         snprintf(name, sizeof name, "star%d", spikes[i]);

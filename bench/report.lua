@@ -182,7 +182,7 @@ header("C core, compounds: ms per call (one pair each, median of up to 7 calls)"
 say("  two overlapping stars (sat_concave, the second moved by (1.3, 0.7), turned 0.37), two")
 say("  100-segment zigzag chains crossing; sat_concave of a 20-turn spiral band (target 5 ms a")
 say("  call for the 64-spike stars and the chains, 100 ms / 1 s for the 16,000 / 100,000 spiral)")
-for _, s in ipairs({ 32, 64, 128, 256 }) do
+for _, s in ipairs({ 16, 32, 64, 128, 256 }) do
   for _, op in ipairs({ "collide", "contacts", "sweep" }) do
     figure(string.format("stars of %d spikes (%s parts each), %s", s,
       fmt(get("c.compound.star" .. s .. ".parts"), "count"), op),

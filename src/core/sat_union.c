@@ -9,7 +9,8 @@
  * is tested (boxes first); no pair overlapping: the first touching pair's result; one pair
  * overlapping and no other pair's difference box within its MTV: that pair's result. Else
  * the search, in rounds of growing reach (2x the deepest overlap, then 4x the nearest box
- * left out, never beyond the boxes' exit): the Minkowski differences D_ij of the part pairs
+ * left out, never beyond the boxes' exit; the exit at once when at least half of the part
+ * pairs are within the first reach): the Minkowski differences D_ij of the part pairs
  * in reach are built (part i of a, j of b, in (i, j) order); in round 0 the deepest pair's
  * own MTV is the answer when no difference refuses it. Else a grid over the differences'
  * boxes (each cell's differences deepest first, in 8 classes, index order within a class),
@@ -23,6 +24,26 @@
  * where a part pair does by its own test; the gate of every part pair is sat__part_gap, in
  * every compound path); ties between equally near candidates by the rank the exhaustive
  * search (the C tests' oracle) would give them (see consider). The answer is the exhaustive search's, bit for bit.
+ *
+ * The outlines' facts (issue 25 item 8): a concave compound's part vertices are matched to
+ * its outline points (within a quarter of the merge distance; the next outline point asked
+ * first), and a part edge that another part has reversed is a diagonal. An edge of D_ij is
+ * dropped (never a candidate, never crossed) when it is made with a diagonal (of either
+ * shape), or with an edge against a vertex whose outline corner is reflex or whose outline
+ * edges cross that edge's line by more than an angle of SAT_COLLINEAR_REL (mark, fits): a
+ * position on it puts one outline inside the other shape, so the piece is inside the union
+ * but near its ends; a corner (radius 0) between two dropped edges is dropped too. Unions of
+ * parts and chains have no facts: every piece kept. The rule: the exhaustive search takes
+ * the same filtered pieces (and the answer is still its answer, bit for bit); against the
+ * unfiltered pieces the answer is never shorter and longer by less than the pair's touch
+ * tolerance (the dropped pieces' ends, where the covering depth goes to 0), and it leaves
+ * the shapes apart: both checked by the oracle test on every random pair.
+ * The search's speed, none of which changes an answer: a corner is asked when an edge next
+ * to it is exposed or was not asked (rounding may put an edge's nearest point beyond the
+ * best while its corner is nearer); depth tests and chords stop at the first edge that
+ * decides (holds, chord); each grid cell keeps its last SAT__HINTS front holders, asked
+ * before its list; a piece found covered in a round is not asked again within that round's
+ * reach (done: the pieces, the arcs, are marked in the arena's flags).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,48 +84,172 @@ typedef struct mdiff {
     int i, j;       /* its parts: a's, b's */
 } mdiff;
 
+/* ---- what the outlines alone tell (concave compounds) ---------------------------------- *
+ * A concave compound's parts meet along diagonals; its outline says which part vertex is
+ * which outline point, and how the outline turns there. A boundary piece of D_ij that pairs
+ * a diagonal with anything, or a vertex with an edge the outline at that vertex crosses (a
+ * reflex vertex crosses every edge), is a position where one shape's outline enters the
+ * other's interior: never on the boundary of the union (see sat_union.c's header). */
+typedef struct facts {
+    const sat_shape *s; /* a concave compound of polygons, or NULL: nothing known */
+    int *at;            /* per part: where its vertices' entries start in m and diag */
+    int *m;             /* per part vertex: its outline point, or -1 (none within reach) */
+    int *diag;          /* per part edge (vertex k to k + 1): 1 when another part has it
+                         * reversed (a diagonal: its inside is inside the compound) */
+} facts;
+
+#define SAT__FACTS_STACK 512
+
+typedef struct facts_mem {
+    int *mem;
+    int buf[SAT__FACTS_STACK];
+} facts_mem;
+
+/* The outline point within a quarter of the merge distance of p (the guess first), or -1. */
+static int outline_at(const sat_vec *w, int N, sat_vec p, double tt, int guess)
+{
+    if (guess >= 0) {
+        sat_vec d = sat__sub(w[guess], p);
+        if (sat__dot(d, d) <= tt)
+            return guess;
+    }
+    for (int k = 0; k < N; k++) {
+        sat_vec d = sat__sub(w[k], p);
+        if (sat__dot(d, d) <= tt)
+            return k;
+    }
+    return -1;
+}
+
+/* The facts of s (none unless a concave compound of polygons): each part vertex's outline
+ * point (the next outline point along the part is asked first), each part edge whether
+ * another part has it reversed (the edges that skip outline points, listed by their first
+ * point). 0: out of memory. */
+static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
+{
+    f->s = NULL;
+    fm->mem = fm->buf;
+    if (s->kind != SAT_COMPOUND || sat_compound_form(s) != SAT_FORM_CONCAVE)
+        return 1;
+    int P = s->count, N = sat__outline_n(s), V = 0;
+    for (int i = 0; i < P; i++) {
+        const sat_shape *p = sat__cpart(s, i);
+        if (p->kind != SAT_POLYGON)
+            return 1;
+        V += p->count;
+    }
+    long need = (long)P + 1 + 4L * V + N;
+    if (need > SAT__FACTS_STACK && (fm->mem = malloc((size_t)need * sizeof(int))) == NULL) {
+        fm->mem = fm->buf;
+        return 0;
+    }
+    int *at = fm->mem, *m = at + P + 1, *diag = m + V, *head = diag + V, *next = head + N;
+    int *to = next + V;
+    const sat_vec *w = sat__coutline_world(s);
+    double tol = 0.25 * SAT_MERGE_REL * s->bound, tt = tol * tol;
+    for (int k = 0; k < N; k++)
+        head[k] = -1;
+    at[0] = 0;
+    for (int i = 0; i < P; i++) {
+        const sat_shape *p = sat__cpart(s, i);
+        const sat_vec *o = sat__coff(p);
+        sat_vec c = sat__cpart_table(s, i)[0];
+        int e0 = at[i], n = p->count, guess = -1;
+        at[i + 1] = e0 + n;
+        for (int k = 0; k < n; k++) {
+            m[e0 + k] = outline_at(w, N, sat__add(c, o[k]), tt, guess);
+            guess = m[e0 + k] < 0 ? -1 : m[e0 + k] + 1 == N ? 0 : m[e0 + k] + 1;
+        }
+        for (int k = 0; k < n; k++) {
+            int a = m[e0 + k], b = m[e0 + (k + 1 == n ? 0 : k + 1)];
+            diag[e0 + k] = 0;
+            to[e0 + k] = b;
+            next[e0 + k] = -1;
+            if (a >= 0 && b >= 0 && b != (a + 1 == N ? 0 : a + 1)) {
+                next[e0 + k] = head[a];
+                head[a] = e0 + k;
+            }
+        }
+    }
+    for (int e = 0; e < V; e++) { /* edges a -> b and b -> a: both diagonals */
+        int a = m[e], b = to[e];
+        if (a < 0 || b < 0 || b == (a + 1 == N ? 0 : a + 1))
+            continue;
+        for (int g = head[b]; g >= 0 && !diag[e]; g = next[g])
+            diag[e] = to[g] == a;
+    }
+    f->s = s;
+    f->at = at;
+    f->m = m;
+    f->diag = diag;
+    return 1;
+}
+
+static void facts_end(facts_mem *fm)
+{
+    if (fm->mem != fm->buf)
+        free(fm->mem);
+}
+
 typedef struct arena {
     sat_vec *v;
+    unsigned char *f; /* by v's index: edge k of the difference at first is dropped */
     mdiff *d;
     int nv, cv, nd, cd, failed;
+    const facts *fa, *fb; /* a's and b's */
     sat_vec vbuf[SAT_COMPOUND_STACK];
+    unsigned char fbuf[SAT_COMPOUND_STACK];
     mdiff dbuf[64];
 } arena;
 
-static void arena_init(arena *ar)
+static void arena_init(arena *ar, const facts *fa, const facts *fb)
 {
     ar->v = ar->vbuf;
+    ar->f = ar->fbuf;
     ar->d = ar->dbuf;
     ar->nv = ar->nd = 0;
     ar->cv = SAT_COMPOUND_STACK;
     ar->cd = 64;
     ar->failed = 0;
+    ar->fa = fa;
+    ar->fb = fb;
 }
 
 static void arena_free(arena *ar)
 {
-    if (ar->v != ar->vbuf)
+    if (ar->v != ar->vbuf) {
         free(ar->v);
+        free(ar->f);
+    }
     if (ar->d != ar->dbuf)
         free(ar->d);
 }
 
-/* Room for k more vertices and one more difference (the stack first, then the heap). */
-static int arena_room(arena *ar, int k)
+/* Room for nv more vertices and nd more differences (the stack first, then the heap, grown
+ * to what is asked, or twice as much when that is more). */
+static int arena_reserve(arena *ar, int nv, int nd)
 {
-    if (ar->nv + k > ar->cv) {
-        int cap = 2 * (ar->nv + k);
+    if (ar->nv + nv > ar->cv) {
+        int cap = ar->nv + nv > 2 * ar->cv ? ar->nv + nv : 2 * ar->cv;
         sat_vec *v = malloc((size_t)cap * sizeof *v);
-        if (v == NULL)
+        unsigned char *f = malloc((size_t)cap);
+        if (v == NULL || f == NULL) {
+            free(v);
+            free(f);
             return ar->failed = 1, 0;
+        }
         memcpy(v, ar->v, (size_t)ar->nv * sizeof *v);
-        if (ar->v != ar->vbuf)
+        memcpy(f, ar->f, (size_t)ar->nv);
+        if (ar->v != ar->vbuf) {
             free(ar->v);
+            free(ar->f);
+        }
         ar->v = v;
+        ar->f = f;
         ar->cv = cap;
     }
-    if (ar->nd + 1 > ar->cd) {
-        int cap = 2 * ar->cd;
+    if (ar->nd + nd > ar->cd) {
+        int cap = ar->nd + nd > 2 * ar->cd ? ar->nd + nd : 2 * ar->cd;
         mdiff *d = malloc((size_t)cap * sizeof *d);
         if (d == NULL)
             return ar->failed = 1, 0;
@@ -115,6 +260,12 @@ static int arena_room(arena *ar, int k)
         ar->cd = cap;
     }
     return 1;
+}
+
+/* Room for k more vertices and one more difference. */
+static int arena_room(arena *ar, int k)
+{
+    return arena_reserve(ar, k, 1);
 }
 
 static int core_count(const sat_shape *x)
@@ -163,31 +314,84 @@ static int angle_less(sat_vec u, sat_vec v)
     return hu != hv ? hu < hv : sat__cross(u, v) > 0.0;
 }
 
+/* Whether vertex k of part i of f's compound may touch, from outside, an edge whose
+ * outward normal (from the edge's shape towards f's) is n: its outline point is convex (or
+ * straight) and neither of the outline's edges there goes across the edge's line (by more
+ * than an angle of SAT_COLLINEAR_REL); 1 when nothing is known. */
+static int fits(const facts *f, int i, int k, sat_vec n)
+{
+    int m = f->m[f->at[i] + k], N = sat__outline_n(f->s);
+    if (m < 0)
+        return 1;
+    const sat_vec *w = sat__coutline_world(f->s);
+    sat_vec r1 = sat__sub(w[m == 0 ? N - 1 : m - 1], w[m]), r2 = sat__sub(w[m + 1 == N ? 0 : m + 1], w[m]);
+    if (sat__cross(r2, r1) < 0.0)
+        return 0; /* reflex */
+    return !(sat__dot(r1, n) < -SAT_COLLINEAR_REL * sat__len(r1)) &&
+           !(sat__dot(r2, n) < -SAT_COLLINEAR_REL * sat__len(r2));
+}
+
+/* Whether edge k of part i of f's compound is a diagonal. */
+static int diagonal(const facts *f, int i, int k)
+{
+    return f->s != NULL && f->diag[f->at[i] + k];
+}
+
+/* What a difference's edge comes from, to drop it (see facts): the parts (xi of a, negated
+ * in Q; yj of b, in P) and where it is kept, flags[k] for edge k. */
+typedef struct marks {
+    const facts *fa, *fb;
+    int xi, yj;
+    unsigned char *flags;
+} marks;
+
+/* Edge k: P's edge from pi (b's part's edge) against Q's vertex qj (a's part's vertex),
+ * step 1; Q's edge from qj (a's edge qj) against P's vertex pi, step 2; both, step 3. */
+static void mark(const marks *mk, int k, int step, int pi, int qj, sat_vec e)
+{
+    int drop = ((step & 1) && diagonal(mk->fb, mk->yj, pi)) ||
+               ((step & 2) && diagonal(mk->fa, mk->xi, qj));
+    if (!drop && step == 1 && mk->fa->s != NULL)
+        drop = !fits(mk->fa, mk->xi, qj, sat__normalize(sat__v(e.y, -e.x), NULL));
+    else if (!drop && step == 2 && mk->fb->s != NULL)
+        drop = !fits(mk->fb, mk->yj, pi, sat__neg(sat__normalize(sat__v(e.y, -e.x), NULL)));
+    mk->flags[k] = (unsigned char)drop;
+}
+
 /* The Minkowski sum of two convex counter-clockwise polygons (1 or 2 points included), by
- * merging their edges in angle order from the lowest vertices: at most np + nq points. */
-static int minkowski(const sat_vec *P, int np, const sat_vec *Q, int nq, sat_vec *out)
+ * merging their edges in angle order from the lowest vertices: at most np + nq points. With
+ * mk, each edge's source is marked (mark). */
+static int minkowski(const sat_vec *P, int np, const sat_vec *Q, int nq, sat_vec *out,
+                     const marks *mk)
 {
     int i0 = lowest(P, np), j0 = lowest(Q, nq), i = 0, j = 0, k = 0;
     while (i < np || j < nq) {
-        out[k++] = sat__add(P[(i0 + i) % np], Q[(j0 + j) % nq]);
-        if (k >= np + nq)
-            break;
+        int step;
+        /* (i0 + i) % np and the next, (j0 + j) % nq and the next, without a division */
+        int a = i0 + i >= np ? i0 + i - np : i0 + i, a1 = a + 1 == np ? 0 : a + 1;
+        int b = j0 + j >= nq ? j0 + j - nq : j0 + j, b1 = b + 1 == nq ? 0 : b + 1;
+        sat_vec eP = sat__v(0.0, 0.0), eQ = eP;
+        out[k] = sat__add(P[a], Q[b]);
         if (i == np || np == 1) {
-            j++;
+            step = 2;
         } else if (j == nq || nq == 1) {
-            i++;
+            step = 1;
         } else {
-            sat_vec eP = sat__sub(P[(i0 + i + 1) % np], P[(i0 + i) % np]);
-            sat_vec eQ = sat__sub(Q[(j0 + j + 1) % nq], Q[(j0 + j) % nq]);
-            if (angle_less(eP, eQ)) {
-                i++;
-            } else if (angle_less(eQ, eP)) {
-                j++;
-            } else {
-                i++;
-                j++;
-            }
+            eP = sat__sub(P[a1], P[a]);
+            eQ = sat__sub(Q[b1], Q[b]);
+            step = angle_less(eP, eQ) ? 1 : angle_less(eQ, eP) ? 2 : 3;
         }
+        if (mk != NULL) {
+            if (step == 1 && np > 1 && i < np)
+                eP = sat__sub(P[a1], P[a]);
+            else if (step == 2 && nq > 1 && j < nq)
+                eQ = sat__sub(Q[b1], Q[b]);
+            mark(mk, k, step, a, b, step == 2 ? eQ : eP);
+        }
+        if (++k >= np + nq)
+            break;
+        i += step & 1;
+        j += step >> 1;
     }
     return k;
 }
@@ -238,10 +442,18 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     if (!arena_room(ar, 2 * (nx + ny)))
         return 0;
     sat_vec *P = ar->v + ar->nv, *Q = P + ny, *out = Q + nx;
+    marks mk;
+    mk.fa = ar->fa;
+    mk.fb = ar->fb;
+    mk.xi = xi;
+    mk.yj = yj;
+    mk.flags = ar->f + ar->nv;
     core_points(y, cb, 1.0, P);
     core_points(x, ca, -1.0, Q);
-    int k = tidy(out, minkowski(P, ny, Q, nx, out));
+    int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m);
     memmove(P, out, (size_t)k * sizeof *P);
+    if (k != m || k < 3) /* (a sum tidied: its edges' sources are not known) */
+        memset(mk.flags, 0, (size_t)k);
     mdiff *d = &ar->d[ar->nd++];
     d->first = ar->nv;
     d->n = k;
@@ -289,6 +501,22 @@ static double depth(const sat_vec *v, int n, double r, sat_vec t)
     for (int i = 0; i < n; i++)
         m = fmin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
     return r - m;
+}
+
+/* Whether t is inside D deeper than lim: depth(v, n, r, t) > lim, the same answer; a core
+ * of no radius is left at the first edge that t is not inside by more than lim (its depth is
+ * the least of 0 - s over the edges' signed distances s, NaN ones aside). */
+static int holds(const sat_vec *v, int n, double r, sat_vec t, double lim)
+{
+    if (n < 3 || r != 0.0)
+        return depth(v, n, r, t) > lim;
+    const sat_vec *nm = v + n;
+    for (int i = 0; i < n; i++) {
+        double s = sat__dot(nm[i], sat__sub(t, v[i]));
+        if (!(0.0 - s > lim) && s == s)
+            return 0;
+    }
+    return 1;
 }
 
 /* A piece of D's boundary: a segment p0 -> p1 with outward normal n, or an arc about c of
@@ -538,6 +766,8 @@ static int grid_cell(const dgrid *g, sat_vec c)
     return grid_at(c.y, g->y0, g->w, g->ny) * g->nx + grid_at(c.x, g->x0, g->w, g->nx);
 }
 
+#define SAT__HINTS 4
+
 typedef struct search {
     arena *ar;
     double best;
@@ -545,12 +775,15 @@ typedef struct search {
     double cap;    /* no candidate farther is wanted */
     double margin; /* a piece is covered only deeper than tol + margin */
     int last;      /* the difference that refused the last candidate: asked first */
+    double done;   /* the pieces marked covered are covered within it (the rounds before) */
     sat_vec at;
     int rank[7];   /* the best's place in the exhaustive search's order (see consider) */
     dgrid g;
     int *order;         /* the differences by the distance of their boxes, nearest first */
     int *stamp, serial; /* stamp[k] == serial: difference k asked already for this piece */
     int *hint;          /* per difference: the last that covered one of its pieces, or -1 */
+    int *chint;         /* per grid cell: the last SAT__HINTS differences that held a front
+                         * there, the latest first (-1: none) */
     int cover;          /* the last difference that covered a piece, or -1 */
     piece *ex;          /* the exposed pieces: ex[i] is piece exd[2i + 1] of difference exd[2i] */
     int *exd, nex, cex;
@@ -563,7 +796,7 @@ static int refuses(const search *sr, int k, sat_vec c)
     const mdiff *d = &sr->ar->d[k];
     if (c.x < d->lo.x || c.x > d->hi.x || c.y < d->lo.y || c.y > d->hi.y)
         return 0;
-    return depth(sr->ar->v + d->first, d->n, d->r, c) > d->tol;
+    return holds(sr->ar->v + d->first, d->n, d->r, c, d->tol);
 }
 
 /* Takes c when it is nearer than the best so far and inside no difference beyond the touch
@@ -644,7 +877,7 @@ static void disc_chord(sat_vec p0, sat_vec e, sat_vec c, double g, double *a, do
  * moved in by lim - r; else the union of the core, its edges' bands and its vertices' discs
  * of radius r - lim (convex: one interval). */
 static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_vec e,
-                  double *lo, double *hi)
+                  double from, double to, double *lo, double *hi)
 {
     int n = d->n;
     const sat_vec *nm = v + n;
@@ -654,6 +887,8 @@ static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_
     if (n >= 3) { /* each edge's half-plane u0 + s du < in */
         double in = g < 0.0 ? g : 0.0;
         for (int i = 0; i < n && a < b; i++) {
+            if (!(g > 0.0) && (a >= to || b <= from))
+                return; /* (what is left of it is beyond [from, to]) */
             double u0 = sat__dot(nm[i], sat__sub(p0, v[i])), du = sat__dot(nm[i], e);
             if (du > 0.0) {
                 double s1 = (in - u0) / du;
@@ -768,10 +1003,10 @@ static int ask(search *sr, int k, int m, cover *cv)
         return 0;
     if (cv->arc) {
         for (int q = 0; q < cv->np; q++)
-            if (!(depth(v, d->n, d->r, cv->h[q]) > lim))
+            if (!holds(v, d->n, d->r, cv->h[q], lim))
                 return 0;
     } else {
-        chord(v, d, lim, cv->p0, cv->e, &a, &b);
+        chord(v, d, lim, cv->p0, cv->e, cv->gap[0], cv->gap[2 * cv->n - 1], &a, &b);
         if (a < b)
             cv->n = cut(cv->gap, cv->n, a, b);
         if (cv->n > 0)
@@ -782,7 +1017,7 @@ static int ask(search *sr, int k, int m, cover *cv)
 }
 
 /* Whether the differences near a piece of difference k cover it: the hints first, then,
- * for an arc, those the grid lists in the cells under its box; for a segment, at the
+ * for an arc, those the grid lists in the cell of its first hull point; for a segment, at the
  * nearest end of what is left uncovered (the front), those of its cell whose boxes hold it
  * (every difference that can hold that point), until none of them moves the front on:
  * then that point is exposed. */
@@ -792,26 +1027,32 @@ static int covered(search *sr, int k, cover *cv)
     sr->serial++;
     if (ask(sr, k, sr->hint[k], cv) || ask(sr, k, sr->cover, cv))
         return 1;
-    if (cv->arc) {
-        int c0 = grid_at(cv->lo.x, g->x0, g->w, g->nx), c1 = grid_at(cv->hi.x, g->x0, g->w, g->nx);
-        int r0 = grid_at(cv->lo.y, g->y0, g->w, g->ny), r1 = grid_at(cv->hi.y, g->y0, g->w, g->ny);
-        for (int r = r0; r <= r1; r++)
-            for (int c = c0; c <= c1; c++)
-                for (int j = g->start[r * g->nx + c]; j < g->start[r * g->nx + c + 1]; j++)
-                    if (ask(sr, k, g->item[j], cv))
-                        return 1;
+    if (cv->arc) { /* (one difference holds it all: the cell of its first hull point lists it) */
+        int cell = grid_cell(g, cv->h[0]);
+        for (int j = g->start[cell]; j < g->start[cell + 1]; j++)
+            if (ask(sr, k, g->item[j], cv))
+                return 1;
         return 0;
     }
     for (;;) {
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
         int cell = grid_cell(g, f);
+        for (int h = 0; h < SAT__HINTS && cv->gap[0] == front; h++)
+            if (ask(sr, k, sr->chint[SAT__HINTS * cell + h], cv))
+                return 1;
         for (int j = g->start[cell]; j < g->start[cell + 1] && cv->gap[0] == front; j++) {
             const mdiff *d = &sr->ar->d[g->item[j]];
             if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
                 sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
-                !(depth(sr->ar->v + d->first, d->n, d->r, f) > d->tol + sr->margin))
+                !holds(sr->ar->v + d->first, d->n, d->r, f, d->tol + sr->margin))
                 continue; /* (it does not hold the front) */
+            int *ch = sr->chint + SAT__HINTS * cell, h = 0;
+            while (h < SAT__HINTS - 1 && ch[h] != g->item[j])
+                h++;
+            for (; h > 0; h--) /* (to the front, the others one on) */
+                ch[h] = ch[h - 1];
+            ch[0] = g->item[j];
             if (ask(sr, k, g->item[j], cv))
                 return 1;
         }
@@ -822,12 +1063,14 @@ static int covered(search *sr, int k, cover *cv)
 
 /* Whether some of a segment piece of difference k is left uncovered within the annulus
  * floor <= |t| <= the best so far (both widened by the margin). */
-static int segment_exposed(search *sr, int k, const piece *pc)
+static int segment_exposed(search *sr, int k, const piece *pc, int before)
 {
     cover cv;
     sat_vec p0 = pc->p0, e = sat__sub(pc->p1, pc->p0);
     double A = sat__dot(e, e), B = sat__dot(p0, e), P = sat__dot(p0, p0);
     double R = fmin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
+    if (before && sr->done > F)
+        F = sr->done; /* (covered within it in the rounds before) */
     double disc = B * B - A * (P - R * R);
     if (!(A > 0.0) || !(disc >= 0.0))
         return 0;
@@ -956,7 +1199,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
             break;
         g->w *= 2.0;
     }
-    long cells = (long)g->nx * g->ny, need = 3L * nd + cells + 1 + entries;
+    long cells = (long)g->nx * g->ny, need = 3L * nd + (SAT__HINTS + 1) * cells + 1 + entries;
     if (need > SAT__INTS_STACK && (sc->ints = malloc((size_t)need * sizeof(int))) == NULL) {
         sc->ints = sc->ibuf;
         return 0;
@@ -966,6 +1209,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
     sr->hint = sr->stamp + nd;
     g->start = sr->hint + nd;
     g->item = g->start + cells + 1;
+    sr->chint = g->item + entries;
     /* the differences deepest first, into the grid (the classes in the hints, the order in
      * the stamps, until they are set) */
     for (int k = 0; k < nd; k++) {
@@ -1006,6 +1250,8 @@ static int search_begin(search *sr, scratch *sc, double cap)
     by_class(nd, sr->hint, 32, sr->order);
     for (int k = 0; k < nd; k++)
         sr->stamp[k] = 0, sr->hint[k] = -1;
+    for (long c = 0; c < SAT__HINTS * cells; c++)
+        sr->chint[c] = -1;
     sr->serial = 0;
     sr->cover = -1;
     return 1;
@@ -1049,22 +1295,30 @@ static int expose(search *sr, int k, int idx, const piece *pc)
 }
 
 /* Piece idx (odd: an arc, or a corner) of difference k; adjacent: an edge next to it is
- * exposed (a corner is the end of both: covered when they are). 0: out of memory. */
+ * exposed or was not asked (its nearest point not nearer than the best, by rounding perhaps
+ * than the corner itself); a corner is the end of both: covered when they are, dropped when
+ * they are, inside another difference when one is covered and the other dropped. 0: out of
+ * memory. */
 static int vertex_piece(search *sr, int k, int idx, int adjacent)
 {
     const mdiff *d = &sr->ar->d[k];
+    unsigned char *fl = &sr->ar->f[d->first + idx / 2];
     piece pc;
+    if (!(d->r > 0.0) && !adjacent)
+        return 1; /* (a corner of two covered edges) */
     get_piece(sr->ar->v + d->first, d, idx, &pc);
     if (pc.far < sr->floor)
         return 1;
     if (!(pc.r > 0.0)) {
         int rank[7] = {0, d->i, d->j, idx, 0, 0, 0};
-        if (adjacent)
-            consider(sr, pc.c, rank);
+        consider(sr, pc.c, rank);
         return 1;
     }
-    if (pc.dist < fmin(sr->best, sr->cap) && arc_exposed(sr, k, &pc))
-        return expose(sr, k, idx, &pc);
+    if (pc.dist < fmin(sr->best, sr->cap) && !(*fl & 4)) {
+        if (arc_exposed(sr, k, &pc))
+            return expose(sr, k, idx, &pc);
+        *fl |= 4; /* (covered: in the next rounds too) */
+    }
     return 1;
 }
 
@@ -1086,16 +1340,23 @@ static int expose_all(search *sr)
         int first = 0, prev = 0;
         for (int i = 0; i < d->n; i++) {
             piece pc;
-            get_piece(ar->v + d->first, d, 2 * i, &pc);
-            int x = pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor &&
-                    segment_exposed(sr, k, &pc);
+            int x = 0, open = 0; /* open: exposed, or not asked (beyond the annulus) */
+            unsigned char *fl = &ar->f[d->first + i];
+            if (!(*fl & 1)) { /* (a dropped edge is never exposed) */
+                get_piece(ar->v + d->first, d, 2 * i, &pc);
+                if (pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor) {
+                    x = segment_exposed(sr, k, &pc, *fl & 2);
+                    *fl = (unsigned char)(x ? *fl & ~2 : *fl | 2);
+                }
+                open = x || !(pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor);
+            }
             if (x && !expose(sr, k, 2 * i, &pc))
                 return 0;
             if (i == 0)
-                first = x;
-            else if (!vertex_piece(sr, k, 2 * i - 1, prev || x))
+                first = open;
+            else if (!vertex_piece(sr, k, 2 * i - 1, prev || open))
                 return 0;
-            prev = x;
+            prev = open;
         }
         if (!vertex_piece(sr, k, 2 * d->n - 1, prev || first))
             return 0;
@@ -1202,14 +1463,47 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     arena ar;
     search sr;
     scratch sc;
-    arena_init(&ar);
+    facts fa, fb;
+    facts_mem ma, mb;
+    ok = facts_begin(&fa, &ma, A) & facts_begin(&fb, &mb, B);
+    arena_init(&ar, &fa, &fb);
     memset(&sr, 0, sizeof sr);
     sr.ar = &ar;
     sr.margin = 1e-7 * size;
     sr.floor = deepest - 1e-9 * size - tol;
+    /* most part pairs within the first reach (two overlapping concave shapes): all of them
+     * at once, never asked twice */
+    long within = 0;
+    for (int i = 0; i < na; i++) {
+        const sat_shape *x = sat__part_of(A, i);
+        sat_vec ca = sat__offset(A, x);
+        part_box xb = box_of(&AB, i);
+        for (int j = 0; j < nb; j++) {
+            part_box yb = box_of(&BB, j);
+            within += !(box_reach(&xb, ca, &yb, sat__offset(A, sat__part_of(B, j))) > reach);
+        }
+    }
+    if (2 * within >= (long)na * nb)
+        reach = ub;
     for (int round = 0; ok; round++) {
-        /* the differences newly in reach */
+        /* the differences newly in reach (room for them first) */
         double beyond = HUGE_VAL;
+        long nv = 0, nd = 0;
+        for (int i = 0; i < na; i++) {
+            const sat_shape *x = sat__part_of(A, i);
+            sat_vec ca = sat__offset(A, x);
+            part_box xb = box_of(&AB, i);
+            for (int j = 0; j < nb; j++) {
+                const sat_shape *y = sat__part_of(B, j);
+                part_box yb = box_of(&BB, j);
+                double lb = box_reach(&xb, ca, &yb, sat__offset(A, y));
+                if (!(lb > reach) && lb > built) {
+                    nv += 2 * (core_count(x) + core_count(y));
+                    nd++;
+                }
+            }
+        }
+        ok = nv + ar.nv < 0x3fffffffL && arena_reserve(&ar, (int)nv, (int)nd);
         for (int i = 0; i < na && ok; i++) {
             const sat_shape *x = sat__part_of(A, i);
             sat_vec ca = sat__offset(A, x);
@@ -1247,11 +1541,14 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
             ok = sr.best < HUGE_VAL;
             break;
         }
+        sr.done = fmin(sr.best, sr.cap) + sr.margin;
         if (!(reach < ub))
             ub = HUGE_VAL; /* (rounding: no answer within the bound) */
         reach = fmin(4.0 * fmax(beyond, reach), ub);
     }
     arena_free(&ar);
+    facts_end(&ma);
+    facts_end(&mb);
     return ok;
 }
 

@@ -40,7 +40,7 @@ local box, dd_add = S.sat__box, S.sat__dd_add
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
   K.SAT_POLYGON, K.SAT_SEGMENT, K.SAT_CAPSULE, K.SAT_COMPOUND
 local SAT_OK, SAT_FORM_CONCAVE, SAT_TOUCH_REL = K.SAT_OK, K.SAT_FORM_CONCAVE, K.SAT_TOUCH_REL
-local SAT_MERGE_REL = K.SAT_MERGE_REL
+local SAT_MERGE_REL, SAT_COLLINEAR_REL = K.SAT_MERGE_REL, K.SAT_COLLINEAR_REL
 
 -- sat_collide.lua's sat_test and sat__part_collide (its sat_collide for part pairs; it
 -- requires this file when a compound is met).
@@ -77,6 +77,132 @@ local DFIRST, DN, DR, DLOX, DLOY, DHIX, DHIY, DDEEP, DI, DJ = {}, {}, {}, {}, {}
   {}, {}
 local DTOL = {} -- its parts' own touch tolerance (the C's mdiff.tol)
 local NV, ND = 0, 0
+-- By the arena's index (the C's arena f, a bit each here): edge k of the difference at first
+-- is dropped (DROP[first + k] 1/0), was found covered in a round before (ECOV), its vertex
+-- k + 1's arc too (ACOV).
+local DROP, ECOV, ACOV = {}, {}, {}
+
+-- ---- what the outlines alone tell (concave compounds): see sat_union.c ----------------------
+-- A side's facts: s (the compound, or false), at[i] (0-based part i: where its entries
+-- start), m[e] (the outline point, 0-based, or -1), diag[e] (1/0); e 0-based.
+local FA = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
+local FB = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
+
+-- The outline point within a quarter of the merge distance of p (the guess first), or -1.
+local function outline_at(wx, wy, N, px, py, tt, guess)
+  if guess >= 0 then
+    local dx, dy = wx[guess + 1] - px, wy[guess + 1] - py
+    if dx * dx + dy * dy <= tt then
+      return guess
+    end
+  end
+  for k = 0, N - 1 do
+    local dx, dy = wx[k + 1] - px, wy[k + 1] - py
+    if dx * dx + dy * dy <= tt then
+      return k
+    end
+  end
+  return -1
+end
+
+-- The facts of s (see the C's facts_begin).
+local function facts_begin(f, s)
+  f.s = false
+  if s.kind ~= SAT_COMPOUND or s.form ~= SAT_FORM_CONCAVE then
+    return
+  end
+  local P, N, V = s.count, s.on, 0
+  for i = 1, P do
+    local p = s.parts[i]
+    if p.kind ~= SAT_POLYGON then
+      return
+    end
+    V = V + p.count
+  end
+  local at, m, diag, head, nxt, to = f.at, f.m, f.diag, f.head, f.nxt, f.to
+  local wx, wy = s.owx, s.owy
+  local tol = 0.25 * SAT_MERGE_REL * s.bound
+  local tt = tol * tol
+  for k = 0, N - 1 do
+    head[k] = -1
+  end
+  at[0] = 0
+  for i = 0, P - 1 do
+    local p = s.parts[i + 1]
+    local ox, oy = p.ox, p.oy
+    local cx, cy = s.tox[i + 1], s.toy[i + 1]
+    local e0, n, guess = at[i], p.count, -1
+    at[i + 1] = e0 + n
+    for k = 0, n - 1 do
+      local mk = outline_at(wx, wy, N, cx + ox[k + 1], cy + oy[k + 1], tt, guess)
+      m[e0 + k] = mk
+      guess = mk < 0 and -1 or (mk + 1 == N and 0 or mk + 1)
+    end
+    for k = 0, n - 1 do
+      local a, b = m[e0 + k], m[e0 + (k + 1 == n and 0 or k + 1)]
+      diag[e0 + k] = 0
+      to[e0 + k] = b
+      nxt[e0 + k] = -1
+      if a >= 0 and b >= 0 and b ~= (a + 1 == N and 0 or a + 1) then
+        nxt[e0 + k] = head[a]
+        head[a] = e0 + k
+      end
+    end
+  end
+  for e = 0, V - 1 do -- edges a -> b and b -> a: both diagonals
+    local a, b = m[e], to[e]
+    if not (a < 0 or b < 0 or b == (a + 1 == N and 0 or a + 1)) then
+      local g = head[b]
+      while g >= 0 and diag[e] == 0 do
+        diag[e] = to[g] == a and 1 or 0
+        g = nxt[g]
+      end
+    end
+  end
+  f.s = s
+end
+
+-- Whether vertex k of part i of f's compound may touch, from outside, an edge whose outward
+-- normal is n (see the C's fits).
+local function fits(f, i, k, nx, ny)
+  local mm = f.m[f.at[i] + k]
+  local s = f.s
+  if mm < 0 then
+    return true
+  end
+  local N, wx, wy = s.on, s.owx, s.owy
+  local a, c = mm == 0 and N or mm, mm + 1 == N and 1 or mm + 2 -- (1-based: mm - 1, mm + 1)
+  local vx, vy = wx[mm + 1], wy[mm + 1]
+  local r1x, r1y = wx[a] - vx, wy[a] - vy
+  local r2x, r2y = wx[c] - vx, wy[c] - vy
+  if r2x * r1y - r2y * r1x < 0.0 then
+    return false -- reflex
+  end
+  return not (r1x * nx + r1y * ny < -SAT_COLLINEAR_REL * len(r1x, r1y)) and
+    not (r2x * nx + r2y * ny < -SAT_COLLINEAR_REL * len(r2x, r2y))
+end
+
+-- Whether edge k of part i of f's compound is a diagonal.
+local function diagonal(f, i, k)
+  return f.s and f.diag[f.at[i] + k] == 1
+end
+
+-- Marks edge k of the difference being built (its flags from NV): see the C's mark.
+local MK_XI, MK_YJ = 0, 0
+local function mark(k, step, pi, qj, ex, ey)
+  local drop = (step % 2 == 1 and diagonal(FB, MK_YJ, pi)) or
+    (step >= 2 and diagonal(FA, MK_XI, qj))
+  if not drop and step == 1 and FA.s then
+    local nx, ny = normalize(ey, -ex)
+    drop = not fits(FA, MK_XI, qj, nx, ny)
+  elseif not drop and step == 2 and FB.s then
+    local nx, ny = normalize(ey, -ex)
+    drop = not fits(FB, MK_YJ, pi, -nx, -ny)
+  end
+  DROP[NV + k] = drop and 1 or 0
+  ECOV[NV + k] = false
+  ACOV[NV + k] = false
+end
 
 local function core_count(x)
   if x.kind == SAT_POLYGON then
@@ -134,32 +260,52 @@ local SX, SY = {}, {} -- P at 0, Q at np, out at np + nq
 -- The Minkowski sum of two convex counter-clockwise polygons (1 or 2 points included), by
 -- merging their edges in angle order from the lowest vertices: at most np + nq points, into
 -- SX, SY from out.
+-- Each edge's source is marked (mark: step 1 P's edge, 2 Q's, 3 both).
 local function minkowski(P, np, Q, nq, out)
   local i0, j0 = lowest(SX, SY, P, np), lowest(SX, SY, Q, nq)
   local i, j, k = 0, 0, 0
   while i < np or j < nq do
     local pi, qj = P + (i0 + i) % np, Q + (j0 + j) % nq
+    local step
+    local ePx, ePy, eQx, eQy = 0.0, 0.0, 0.0, 0.0
     SX[out + k], SY[out + k] = SX[pi] + SX[qj], SY[pi] + SY[qj]
+    if i == np or np == 1 then
+      step = 2
+    elseif j == nq or nq == 1 then
+      step = 1
+    else
+      local pn, qn = P + (i0 + i + 1) % np, Q + (j0 + j + 1) % nq
+      ePx, ePy = SX[pn] - SX[pi], SY[pn] - SY[pi]
+      eQx, eQy = SX[qn] - SX[qj], SY[qn] - SY[qj]
+      if angle_less(ePx, ePy, eQx, eQy) then
+        step = 1
+      elseif angle_less(eQx, eQy, ePx, ePy) then
+        step = 2
+      else
+        step = 3
+      end
+    end
+    if step == 1 and np > 1 and i < np then
+      local pn = P + (i0 + i + 1) % np
+      ePx, ePy = SX[pn] - SX[pi], SY[pn] - SY[pi]
+    elseif step == 2 and nq > 1 and j < nq then
+      local qn = Q + (j0 + j + 1) % nq
+      eQx, eQy = SX[qn] - SX[qj], SY[qn] - SY[qj]
+    end
+    if step == 2 then
+      mark(k, step, (i0 + i) % np, (j0 + j) % nq, eQx, eQy)
+    else
+      mark(k, step, (i0 + i) % np, (j0 + j) % nq, ePx, ePy)
+    end
     k = k + 1
     if k >= np + nq then
       break
     end
-    if i == np or np == 1 then
-      j = j + 1
-    elseif j == nq or nq == 1 then
+    if step ~= 2 then
       i = i + 1
-    else
-      local pn, qn = P + (i0 + i + 1) % np, Q + (j0 + j + 1) % nq
-      local ePx, ePy = SX[pn] - SX[pi], SY[pn] - SY[pi]
-      local eQx, eQy = SX[qn] - SX[qj], SY[qn] - SY[qj]
-      if angle_less(ePx, ePy, eQx, eQy) then
-        i = i + 1
-      elseif angle_less(eQx, eQy, ePx, ePy) then
-        j = j + 1
-      else
-        i = i + 1
-        j = j + 1
-      end
+    end
+    if step ~= 1 then
+      j = j + 1
     end
   end
   return k
@@ -222,10 +368,17 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   local out = Q + nx
   core_points(y, cbx, cby, 1.0, SX, SY, P)
   core_points(x, cax, cay, -1.0, SX, SY, Q)
-  local k = tidy(out, minkowski(P, ny, Q, nx, out))
+  MK_XI, MK_YJ = xi, yj
+  local m = minkowski(P, ny, Q, nx, out)
+  local k = tidy(out, m)
   local first = NV
   for i = 0, k - 1 do
     AVX[first + i], AVY[first + i] = SX[out + i], SY[out + i]
+  end
+  if k ~= m or k < 3 then -- (a sum tidied: its edges' sources are not known)
+    for i = 0, k - 1 do
+      DROP[first + i] = 0
+    end
   end
   local d = ND
   ND = ND + 1
@@ -285,6 +438,22 @@ local function depth(first, n, r, tx, ty)
     m = fmin(m, seg_point_dist(tx, ty, AVX[first + i], AVY[first + i], AVX[q], AVY[q]))
   end
   return r - m
+end
+
+-- Whether t is inside D deeper than lim: depth(...) > lim, the same answer (see the C's
+-- holds).
+local function holds(first, n, r, tx, ty, lim)
+  if n < 3 or r ~= 0.0 then
+    return depth(first, n, r, tx, ty) > lim
+  end
+  local nm = first + n
+  for i = 0, n - 1 do
+    local s = AVX[nm + i] * (tx - AVX[first + i]) + AVY[nm + i] * (ty - AVY[first + i])
+    if not (0.0 - s > lim) and s == s then
+      return false
+    end
+  end
+  return true
 end
 
 -- ---- pieces of a difference's boundary -------------------------------------------------------
@@ -542,6 +711,10 @@ end
 local G = { x0 = 0.0, y0 = 0.0, w = 1.0, nx = 1, ny = 1 }
 local GSTART, GITEM = {}, {}
 local ORDER, STAMP, HINT, CLS = {}, {}, {}, {}
+-- per grid cell c: the last SAT__HINTS differences that held a front there, the latest first
+-- (CHINT[SAT__HINTS * c + h]; -1: none)
+local SAT__HINTS = 4
+local CHINT = {}
 
 local function grid_at(x, x0, w, n)
   local f = floor((x - x0) / w)
@@ -564,6 +737,7 @@ local SR_BEST, SR_FLOOR, SR_CAP, SR_MARGIN, SR_LAST = 0.0, 0.0, 0.0, 0.0, 0
 local SR_ATX, SR_ATY = 0.0, 0.0
 local SR_RANK = { [0] = 0, 0, 0, 0, 0, 0, 0 }
 local SR_SERIAL, SR_COVER = 0, -1
+local SR_DONE = 0.0 -- the pieces marked covered are covered within it (the rounds before)
 local EX, EXD, NEX = {}, {}, 0 -- exposed pieces (a pool of tables), their (k, idx)
 
 -- Whether difference k holds c deeper than its parts' own touch tolerance.
@@ -571,7 +745,7 @@ local function refuses(k, cx, cy)
   if cx < DLOX[k] or cx > DHIX[k] or cy < DLOY[k] or cy > DHIY[k] then
     return false
   end
-  return depth(DFIRST[k], DN[k], DR[k], cx, cy) > DTOL[k]
+  return holds(DFIRST[k], DN[k], DR[k], cx, cy, DTOL[k])
 end
 
 -- Takes c when it is nearer than the best so far and inside no difference beyond the touch
@@ -653,7 +827,7 @@ end
 
 -- The parameters s at which p0 + s e lies deeper than lim inside the difference d: lo, hi,
 -- empty when not lo < hi.
-local function chord(d, lim, p0x, p0y, ex, ey)
+local function chord(d, lim, p0x, p0y, ex, ey, from, to)
   local n, first = DN[d], DFIRST[d]
   local nm = first + n
   local g, a, b = DR[d] - lim, -HUGE, HUGE
@@ -662,6 +836,9 @@ local function chord(d, lim, p0x, p0y, ex, ey)
     local inn = g < 0.0 and g or 0.0
     local i = 0
     while i < n and a < b do
+      if not (g > 0.0) and (a >= to or b <= from) then
+        return HUGE, -HUGE -- (what is left of it is beyond [from, to])
+      end
       local nx, ny = AVX[nm + i], AVY[nm + i]
       local u0 = nx * (p0x - AVX[first + i]) + ny * (p0y - AVY[first + i])
       local du = nx * ex + ny * ey
@@ -801,12 +978,12 @@ local function ask(k, m, cv)
   if cv.arc then
     local first, n, r, hx, hy = DFIRST[m], DN[m], DR[m], cv.hx, cv.hy
     for q = 0, cv.np - 1 do
-      if not (depth(first, n, r, hx[q], hy[q]) > lim) then
+      if not holds(first, n, r, hx[q], hy[q], lim) then
         return false
       end
     end
   else
-    local a, b = chord(m, lim, cv.p0x, cv.p0y, cv.ex, cv.ey)
+    local a, b = chord(m, lim, cv.p0x, cv.p0y, cv.ex, cv.ey, cv.gap[0], cv.gap[2 * cv.n - 1])
     if a < b then
       cv.n = cut(cv.gap, cv.n, a, b)
     end
@@ -821,22 +998,15 @@ end
 
 -- Whether the differences near a piece of difference k cover it (see sat_union.c).
 local function covered(k, cv)
-  local g = G
   SR_SERIAL = SR_SERIAL + 1
   if ask(k, HINT[k], cv) or ask(k, SR_COVER, cv) then
     return true
   end
-  if cv.arc then
-    local c0, c1 = grid_at(cv.lox, g.x0, g.w, g.nx), grid_at(cv.hix, g.x0, g.w, g.nx)
-    local r0, r1 = grid_at(cv.loy, g.y0, g.w, g.ny), grid_at(cv.hiy, g.y0, g.w, g.ny)
-    for r = r0, r1 do
-      for c = c0, c1 do
-        local cell = r * g.nx + c
-        for j = GSTART[cell], GSTART[cell + 1] - 1 do
-          if ask(k, GITEM[j], cv) then
-            return true
-          end
-        end
+  if cv.arc then -- (one difference holds it all: the cell of its first hull point lists it)
+    local cell = grid_cell(cv.hx[0], cv.hy[0])
+    for j = GSTART[cell], GSTART[cell + 1] - 1 do
+      if ask(k, GITEM[j], cv) then
+        return true
       end
     end
     return false
@@ -846,12 +1016,29 @@ local function covered(k, cv)
     local front = gap[0]
     local fx, fy = cv.p0x + cv.ex * front, cv.p0y + cv.ey * front
     local cell = grid_cell(fx, fy)
+    local h = 0
+    while h < SAT__HINTS and gap[0] == front do
+      if ask(k, CHINT[SAT__HINTS * cell + h], cv) then
+        return true
+      end
+      h = h + 1
+    end
     local j, stop = GSTART[cell], GSTART[cell + 1]
     while j < stop and gap[0] == front do
       local m = GITEM[j]
       if not (fx < DLOX[m] or fx > DHIX[m] or fy < DLOY[m] or fy > DHIY[m] or
         STAMP[m] == SR_SERIAL or m == k or
-        not (depth(DFIRST[m], DN[m], DR[m], fx, fy) > DTOL[m] + SR_MARGIN)) then
+        not holds(DFIRST[m], DN[m], DR[m], fx, fy, DTOL[m] + SR_MARGIN)) then
+        local at = SAT__HINTS * cell
+        h = 0
+        while h < SAT__HINTS - 1 and CHINT[at + h] ~= m do
+          h = h + 1
+        end
+        while h > 0 do -- (to the front, the others one on)
+          CHINT[at + h] = CHINT[at + h - 1]
+          h = h - 1
+        end
+        CHINT[at] = m
         if ask(k, m, cv) then
           return true
         end
@@ -866,12 +1053,15 @@ end
 
 -- Whether some of a segment piece of difference k is left uncovered within the annulus
 -- floor <= |t| <= the best so far (both widened by the margin).
-local function segment_exposed(k, pc)
+local function segment_exposed(k, pc, before)
   local cv = CV
   local p0x, p0y = pc.p0x, pc.p0y
   local ex, ey = pc.p1x - p0x, pc.p1y - p0y
   local A, B, P = ex * ex + ey * ey, p0x * ex + p0y * ey, p0x * p0x + p0y * p0y
   local R, F = fmin(SR_BEST, SR_CAP) + SR_MARGIN, SR_FLOOR - SR_MARGIN
+  if before and SR_DONE > F then
+    F = SR_DONE -- (covered within it in the rounds before)
+  end
   local disc = B * B - A * (P - R * R)
   if not (A > 0.0) or not (disc >= 0.0) then
     return false
@@ -1037,6 +1227,9 @@ local function search_begin(cap)
     STAMP[k] = 0
     HINT[k] = -1
   end
+  for c = 0, SAT__HINTS * cells - 1 do
+    CHINT[c] = -1
+  end
   SR_SERIAL = 0
   SR_COVER = -1
 end
@@ -1065,18 +1258,24 @@ local PC, VPC = {}, {}
 -- exposed.
 local function vertex_piece(k, idx, adjacent)
   local pc = VPC
+  local fl = DFIRST[k] + (idx - idx % 2) / 2
+  if not (DR[k] > 0.0) and not adjacent then
+    return -- (a corner of two covered edges)
+  end
   get_piece(k, idx, pc)
   if pc.far < SR_FLOOR then
     return
   end
   if not (pc.r > 0.0) then
-    if adjacent then
-      consider(pc.cx, pc.cy, set_rank(0, DI[k], DJ[k], idx, 0, 0, 0))
-    end
+    consider(pc.cx, pc.cy, set_rank(0, DI[k], DJ[k], idx, 0, 0, 0))
     return
   end
-  if pc.dist < fmin(SR_BEST, SR_CAP) and arc_exposed(k, pc) then
-    expose(k, idx, pc)
+  if pc.dist < fmin(SR_BEST, SR_CAP) and not ACOV[fl] then
+    if arc_exposed(k, pc) then
+      expose(k, idx, pc)
+    else
+      ACOV[fl] = true -- (covered: in the next rounds too)
+    end
   end
 end
 
@@ -1092,19 +1291,26 @@ local function expose_all()
         vertex_piece(k, 0, true) -- the whole circle, or a point
       else
         local first, prev = false, false
+        local f0 = DFIRST[k]
         for i = 0, n - 1 do
-          get_piece(k, 2 * i, pc)
-          local x = pc.dist < fmin(SR_BEST, SR_CAP) and pc.far >= SR_FLOOR and
-            segment_exposed(k, pc)
+          local x, open = false, false -- open: exposed, or not asked (beyond the annulus)
+          if DROP[f0 + i] == 0 then -- (a dropped edge is never exposed)
+            get_piece(k, 2 * i, pc)
+            if pc.dist < fmin(SR_BEST, SR_CAP) and pc.far >= SR_FLOOR then
+              x = segment_exposed(k, pc, ECOV[f0 + i])
+              ECOV[f0 + i] = not x
+            end
+            open = x or not (pc.dist < fmin(SR_BEST, SR_CAP) and pc.far >= SR_FLOOR)
+          end
           if x then
             expose(k, 2 * i, pc)
           end
           if i == 0 then
-            first = x
+            first = open
           else
-            vertex_piece(k, 2 * i - 1, prev or x)
+            vertex_piece(k, 2 * i - 1, prev or open)
           end
-          prev = x
+          prev = open
         end
         vertex_piece(k, 2 * n - 1, prev or first)
       end
@@ -1203,11 +1409,33 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   local reach, built = fmin(2.0 * deepest + tol, ub), -HUGE
   local tx, ty
   NV, ND = 0, 0
+  SR_DONE = 0.0
+  facts_begin(FA, A)
+  facts_begin(FB, B)
   SR_MARGIN = 1e-7 * size
   SR_FLOOR = deepest - 1e-9 * size - tol
   SR_BEST, SR_CAP, SR_LAST, SR_ATX, SR_ATY = 0.0, 0.0, 0, 0.0, 0.0
   for i = 0, 6 do
     SR_RANK[i] = 0
+  end
+  -- most part pairs within the first reach (two overlapping concave shapes): all of them at
+  -- once, never asked twice
+  local within = 0
+  for i = 0, na - 1 do
+    local x = part_of(A, i)
+    local cax, cay = offset(A, x)
+    local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
+    for j = 0, nb - 1 do
+      local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
+      local cbx, cby = offset(A, part_of(B, j))
+      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby) >
+        reach) then
+        within = within + 1
+      end
+    end
+  end
+  if 2 * within >= na * nb then
+    reach = ub
   end
   local round = 0
   while true do
@@ -1249,6 +1477,7 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
       tx, ty = SR_ATX, SR_ATY
       break
     end
+    SR_DONE = fmin(SR_BEST, SR_CAP) + SR_MARGIN
     if not (reach < ub) then
       ub = HUGE -- (rounding: no answer within the bound)
     end
