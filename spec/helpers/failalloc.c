@@ -7,6 +7,10 @@
  *       calls f(...) protected, with its n-th allocation (1: the first) and every one after
  *       it failing; frees and shrinks never fail. refused: how many allocations failed.
  *       Everything outside f, the protected call itself included, allocates as usual.
+ *   failalloc.pcall1(n, f, ...) -> ok, first result or error, refused
+ *       the same with only the n-th allocation failing (and Lua's one retry of it, after
+ *       its emergency collection), as when memory comes back right after the failure:
+ *       what undoes a failed call can allocate.
  *
  * Built per Lua version by make test-helpers; not part of the library.
  */
@@ -24,6 +28,10 @@ typedef struct failstate {
     void *real_ud;
     long countdown; /* allocations left before failing; < 0: never fail */
     long refused;
+    int once;        /* fail one allocation only (and Lua's retry of it), then never */
+    int retry;       /* the one failed: its retry (the same request next) fails too */
+    void *last_ptr;
+    size_t last_size;
 } failstate;
 
 static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -31,9 +39,22 @@ static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     failstate *st = (failstate *)ud;
     /* For a new block Lua passes a type tag in osize: only a block that exists can shrink. */
     int grows = nsize > 0 && (ptr == NULL || nsize > osize);
+    if (st->retry && grows) { /* Lua 5.2 to 5.4 collect (freeing) and ask again once */
+        st->retry = 0;
+        if (ptr == st->last_ptr && nsize == st->last_size) {
+            st->refused++;
+            return NULL;
+        }
+    }
     if (grows && st->countdown >= 0) {
         if (st->countdown == 0) {
             st->refused++;
+            if (st->once) {
+                st->countdown = -1;
+                st->retry = 1;
+                st->last_ptr = ptr;
+                st->last_size = nsize;
+            }
             return NULL;
         }
         st->countdown--;
@@ -58,7 +79,7 @@ static failstate *state(lua_State *L)
     return st;
 }
 
-static int l_pcall(lua_State *L)
+static int run(lua_State *L, int once)
 {
     lua_Number n = luaL_checknumber(L, 1);
     failstate *st = state(L);
@@ -67,13 +88,25 @@ static int l_pcall(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     luaL_checkstack(L, 8, NULL); /* room for the results, made before failing starts */
     st->refused = 0;
+    st->once = once;
     st->countdown = (long)n - 1;
     status = lua_pcall(L, nargs, 1, 0);
     st->countdown = -1;
+    st->once = st->retry = 0;
     lua_pushboolean(L, status == 0);
     lua_insert(L, -2);
     lua_pushnumber(L, (lua_Number)st->refused);
     return 3;
+}
+
+static int l_pcall(lua_State *L)
+{
+    return run(L, 0);
+}
+
+static int l_pcall1(lua_State *L)
+{
+    return run(L, 1);
 }
 
 int luaopen_failalloc(lua_State *L);
@@ -92,5 +125,7 @@ int luaopen_failalloc(lua_State *L)
     lua_newtable(L);
     lua_pushcfunction(L, l_pcall);
     lua_setfield(L, -2, "pcall");
+    lua_pushcfunction(L, l_pcall1);
+    lua_setfield(L, -2, "pcall1");
     return 1;
 }
