@@ -151,7 +151,6 @@ local function enroll(self, shape, static)
   self.token[shape] = t
   self.hash:add(shape, static)
   self.changes = self.changes + 1
-  follow(self, shape, static)
 end
 
 --- world:add(shape [, "static"]) -> shape. A static shape never pairs with another static
@@ -170,6 +169,7 @@ function World:add(shape, kind)
     self.token[shape] = nil
     error(e, 2)
   end
+  follow(self, shape, kind == "static") -- (after: its calls may run out of memory too)
   return shape
 end
 
