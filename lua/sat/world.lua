@@ -122,6 +122,26 @@ end
 ------------------------------------------------------------------------------------------
 -- membership
 
+-- The hash made to hold the shape exactly when the world's tables do: a finalizer or a debug
+-- hook run during an add or a remove may have removed the shape (its hash:remove finding
+-- nothing: before the hash had it), or removed and added it again. (A step run meanwhile made
+-- no record of a contact of a shape without a token, and those of its contacts it recorded
+-- end here; a shape added again here is added as static when the call in progress asked so.)
+local function follow(self, shape, static)
+  local hash, token = self.hash, self.token
+  for _ = 1, 8 do
+    local inHash = hash:has(shape)
+    if (token[shape] ~= nil) == inHash then
+      return
+    end
+    if inHash then
+      events.dropContacts(self, shape)
+    else
+      hash:add(shape, static)
+    end
+  end
+end
+
 -- Records the shape in the world's tables, then in the hash, after which nothing can fail;
 -- under pcall, so that add can undo the tables when memory runs out before.
 -- (The token is taken first: a finalizer adding a shape during hash:add gets the next one.)
@@ -149,6 +169,7 @@ function World:add(shape, kind)
     self.token[shape] = nil
     error(e, 2)
   end
+  follow(self, shape, kind == "static") -- (after: its calls may run out of memory too)
   return shape
 end
 
@@ -175,8 +196,13 @@ end
 function World:remove(shape)
   if not worlds[self] then badSelf("remove", self) end
   checkMember(self, "remove", 1, shape)
+  local t = self.token[shape]
   events.dropContacts(self, shape)
-  self.token[shape] = nil
+  if self.token[shape] == t then
+    self.token[shape] = nil
+  else -- (removed and added again by a finalizer or a debug hook meanwhile: it stays)
+    follow(self, shape, false)
+  end
   self.changes = self.changes + 1
   events.exitAll(self, shape)
   return shape

@@ -497,7 +497,8 @@ local function checkWorld(w)
     isIn[s] = true
   end
   for _, s in ipairs(pool) do
-    check(w:has(s) == (isIn[s] == true), "has() disagrees with shapes()")
+    check(w:has(s) == (isIn[s] == true), "has() disagrees with shapes(): has %s, listed %s",
+      tostring(w:has(s)), tostring(isIn[s] == true))
   end
   local x, y = rnd() * AREA, rnd() * AREA
   local want = {}

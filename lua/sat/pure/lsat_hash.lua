@@ -57,6 +57,9 @@ local sat_collide_parts, sat_sweep_point = C.sat_collide_parts, CT.sat_sweep_poi
 local sat_hash_find, sat_hash_reserve, sat_hash_insert = H.sat_hash_find, H.sat_hash_reserve,
   H.sat_hash_insert
 local sat_hash_sweep = Q.sat_hash_sweep
+-- the lock of sat_hash.lua: one change at a time (see there)
+local G, hold, enqueue, queued = H.G, H.sat__hash_hold, H.sat__hash_enqueue, H.sat__hash_queued
+local pending, Q_ADD, Q_REMOVE = H.sat__hash_pending, H.Q_ADD, H.Q_REMOVE
 local HIT_HANDLE, HIT_T, HIT_NX, HIT_NY, HIT_PART, HIT_STRIDE = H.HIT_HANDLE, H.HIT_T, H.HIT_NX,
   H.HIT_NY, H.HIT_PART, H.HIT_STRIDE
 local PR_B, PR_OVERLAP, PR_NX, PR_NY, PR_MX, PR_MY, PR_AINB, PR_BINA, PR_STRIDE = H.PR_B,
@@ -290,12 +293,19 @@ local function trim(t, n)
 end
 
 -- t[1..n] = the shapes of the handles, the rest trimmed; returns t.
+-- (An entry removed while a query ran inside the removal, from a finalizer or a debug hook,
+-- has no shape: left out.)
 local function return_shapes(self, t, ids, n)
   local shapes = rawget(self, SHAPES)
+  local m = 0
   for k = 1, n do
-    rawset(t, k, shapes[ids[k] + 1])
+    local v = shapes[ids[k] + 1]
+    if v then
+      m = m + 1
+      rawset(t, m, v)
+    end
   end
-  trim(t, n)
+  trim(t, m)
   return t
 end
 
@@ -401,9 +411,9 @@ local PARTS_RESULT = { overlap = 0.0, nx = 0.0, ny = 0.0, mx = 0.0, my = 0.0, a_
   b_in_a = 0 }
 
 -- The parts of the records a and b in contact with a result of normal (nx, ny): -1 and -1
--- unless a compound is one of them.
+-- unless a compound is one of them (or one was removed meanwhile: false).
 local function parts_of(a, b, nx, ny)
-  if a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND then
+  if a and b and (a.kind == SAT_COMPOUND or b.kind == SAT_COMPOUND) then
     local r = PARTS_RESULT
     r.nx, r.ny = nx, ny
     local _, pa, pb = sat_collide_parts(a, b, r)
@@ -415,7 +425,10 @@ end
 -- ---- membership -----------------------------------------------------------------------------
 
 -- hash:add(shape [, static [, byHandle]]) -> handle, or false when it is already in; with
--- byHandle, also byHandle[handle] = shape.
+-- byHandle, also byHandle[handle] = shape. From inside an operation holding sat_hash.lua's
+-- lock (a finalizer, a debug hook): queued, -> true.
+local add_held
+
 local function h_add(...)
   local self, shape, static, by = ...
   local top = select("#", ...)
@@ -425,6 +438,20 @@ local function h_add(...)
   if by ~= nil then
     checktable(by, 4, top)
   end
+  if G.busy > 0 then -- (from inside an operation: queued, sat_hash.lua)
+    local isin = queued(h, shape)
+    if isin == nil then
+      isin = sat_hash_find(h, s) ~= SAT_HASH_NONE
+    end
+    enqueue(h, Q_ADD, shape, flags == SAT_HASH_STATIC, self, by) -- (applied only if not in)
+    return not isin
+  end
+  return (hold(add_held, self, h, shape, s, flags, by))
+end
+
+-- hash:add's work, holding the lock.
+function add_held(self, h, shape, s, flags, by)
+  G.act_h, G.act_s, G.act_in, G.act_static = h, shape, true, flags == SAT_HASH_STATIC
   if s.members == nil then
     s.members = false -- (sat_hash_insert's first write, made before the handle is reserved)
   end
@@ -473,16 +500,45 @@ local function h_add(...)
 end
 
 -- hash:remove(shape, out) -> n, or false when it was not in: out[1..n] the ids of the contacts
--- it was in.
+-- it was in. From inside an operation holding sat_hash.lua's lock: queued, -> 0 (the contacts
+-- it drops are told as ended by the next step).
+local remove_held
+
 local function h_remove(...)
   local self, shape, out = ...
   local top = select("#", ...)
   local h = check_hash(self)
   local s = shape_arg(shape, 2, top)
-  local handle = sat_hash_find(h, s)
   checktable(out, 3, top)
+  if G.busy > 0 then -- (from inside an operation: queued, sat_hash.lua)
+    local isin = queued(h, shape)
+    if isin == nil then
+      isin = sat_hash_find(h, s) ~= SAT_HASH_NONE
+    end
+    enqueue(h, Q_REMOVE, shape, false, self) -- (applied only if in)
+    return isin and 0 or false
+  end
+  return (hold(remove_held, self, h, shape, out))
+end
+
+-- hash:remove's work, holding the lock; without out (a queued removal), the ids dropped are
+-- kept for the next step's ended (sat_hash_step.lua).
+function remove_held(self, h, shape, out)
+  local s = rawget(shape, REC)
+  G.act_h, G.act_s, G.act_in = h, shape, false
+  local handle = sat_hash_find(h, s)
   if handle == SAT_HASH_NONE then
     return false
+  end
+  if out == nil then
+    local n, dropped = H.sat_hash_remove(h, handle)
+    rawset(rawget(self, SHAPES), handle + 1, false)
+    local lost, nl = h.lost, h.nlost
+    for k = 1, n do
+      lost[nl + k] = dropped[k]
+    end
+    h.nlost = nl + n
+    return n
   end
   -- the room for the ids first: out of memory there leaves the shape in
   local n = H.sat_hash_remove_count(h, handle)
@@ -505,6 +561,12 @@ end
 local function h_has(self, shape)
   local h = check_hash(self)
   local s = U.toshape(shape)
+  if s ~= nil and pending() then
+    local isin = queued(h, shape)
+    if isin ~= nil then
+      return isin
+    end
+  end
   return s ~= nil and sat_hash_find(h, s) ~= SAT_HASH_NONE
 end
 
@@ -512,12 +574,39 @@ end
 local function h_is_static(self, shape)
   local h = check_hash(self)
   local s = U.toshape(shape)
+  if s ~= nil and pending() then
+    local isin, static = queued(h, shape)
+    if isin ~= nil then
+      return isin and static
+    end
+  end
   local handle = s and sat_hash_find(h, s) or SAT_HASH_NONE
   return handle ~= SAT_HASH_NONE and H.sat_hash_is_static(h, handle) ~= 0
 end
 
+-- The shapes queued for h (nested code's view; allocates: only then).
+local function queued_list(h)
+  local list, seen = {}, {}
+  H.sat__hash_queued_shapes(h, function(shape)
+    if not seen[shape] then
+      seen[shape] = true
+      list[#list + 1] = shape
+    end
+  end)
+  return list
+end
+
 local function h_count(self)
-  return H.sat_hash_count(check_hash(self))
+  local h = check_hash(self)
+  local n = H.sat_hash_count(h)
+  if pending() then
+    for _, shape in ipairs(queued_list(h)) do
+      local real = sat_hash_find(h, rawget(shape, REC)) ~= SAT_HASH_NONE
+      local final = queued(h, shape)
+      n = n + (final and 1 or 0) - (real and 1 or 0)
+    end
+  end
+  return n
 end
 
 local function h_cell_size(self)
@@ -530,7 +619,26 @@ local function h_shapes(...)
   local h = check_hash(self)
   t = out_table(t, 2, select("#", ...))
   local n, ids = H.sat_hash_handles(h)
-  return return_shapes(self, t, ids, n)
+  return_shapes(self, t, ids, n)
+  if pending() then -- (nested code's view: the queued operations as if made)
+    local list = queued_list(h)
+    local m = 0
+    for k = 1, rawlen(t) do
+      local v = rawget(t, k)
+      if queued(h, v) ~= false then
+        m = m + 1
+        rawset(t, m, v)
+      end
+    end
+    for _, shape in ipairs(list) do
+      if queued(h, shape) and sat_hash_find(h, rawget(shape, REC)) == SAT_HASH_NONE then
+        m = m + 1
+        rawset(t, m, shape)
+      end
+    end
+    trim(t, m)
+  end
+  return t
 end
 
 local function h_sync(self)
@@ -674,10 +782,11 @@ local function fill_collisions(self, t, h, shape, s, n)
   for k = 1, n do
     local r = get_table_at(t, k)
     local o = (k - 1) * PR_STRIDE
-    if r == nil then
+    local so = h.shape[pairs[o + PR_B]]
+    if r == nil or not so then -- (no table, or the other removed meanwhile: again)
       return false
     end
-    local pa, pb = parts_of(s, h.shape[pairs[o + PR_B]], pairs[o + PR_NX], pairs[o + PR_NY])
+    local pa, pb = parts_of(s, so, pairs[o + PR_NX], pairs[o + PR_NY])
     if not fill_with_parts(r, pairs[o + PR_OVERLAP], pairs[o + PR_NX],
       pairs[o + PR_NY], pairs[o + PR_MX], pairs[o + PR_MY], pairs[o + PR_AINB] ~= 0,
       pairs[o + PR_BINA] ~= 0, false, pa, pb) then
@@ -730,10 +839,23 @@ end
 
 -- hash:step(buf) -> ended, added, updated: what changed in the contacts, as contact ids in
 -- buf (see lsat_hash.c).
+-- From inside an operation holding sat_hash.lua's lock: nothing told (0, 0, 0), what changed
+-- is the next step's.
+local step_held
+
 local function h_step(...)
   local self, buf = ...
   local h = check_hash(self)
   checktable(buf, 2, select("#", ...))
+  if G.busy > 0 then
+    trim(buf, 0)
+    return 0, 0, 0
+  end
+  return hold(step_held, self, h, buf)
+end
+
+-- hash:step's work, holding the lock (through the copy: the core's lists are read there).
+function step_held(self, h, buf)
   local _, ended, added, updated, ne, na, nu = ST.sat_hash_step(h)
   local shapes = rawget(self, SHAPES)
   local o = 0
@@ -755,10 +877,20 @@ end
 
 -- hash:contacts(buf) -> n: every contact of the last step in pair order, as triples (id, a, b)
 -- in buf, what buf held past them removed.
+local contacts_held
+
 local function h_contacts(...)
   local self, buf = ...
   local h = check_hash(self)
   checktable(buf, 2, select("#", ...))
+  if G.busy > 0 then -- (from inside an operation: as the contacts are)
+    return contacts_held(self, h, buf)
+  end
+  return (hold(contacts_held, self, h, buf))
+end
+
+-- hash:contacts' work (the lock held: no removal frees a contact while it is listed).
+function contacts_held(self, h, buf)
   local n, ids = ST.sat_hash_contacts(h)
   local shapes = rawget(self, SHAPES)
   for k = 1, n do
@@ -964,13 +1096,19 @@ local function h_cells(...)
   if not (level == floor(level) and level >= 0) then
     argerror(2, "level must be an integer >= 0")
   end
-  local n, xs, ys, ns = H.sat_hash_cells(h, level > 4096 and 4096 or level)
-  for k = 1, n do
-    rawset(t, 3 * k - 2, xs[k] * 1.0)
-    rawset(t, 3 * k - 1, ys[k] * 1.0)
-    rawset(t, 3 * k, ns[k] * 1.0)
+  for round = 0, OVERLAP_ROUNDS do -- (a query ran inside this one, in its scratch: again)
+    local stamp = H.next_count(h, "stamp_count")
+    local n, xs, ys, ns = H.sat_hash_cells(h, level > 4096 and 4096 or level)
+    for k = 1, n do
+      rawset(t, 3 * k - 2, xs[k] * 1.0)
+      rawset(t, 3 * k - 1, ys[k] * 1.0)
+      rawset(t, 3 * k, ns[k] * 1.0)
+    end
+    trim(t, 3 * n)
+    if h.stamp_count == stamp or round >= OVERLAP_ROUNDS then
+      break
+    end
   end
-  trim(t, 3 * n)
   return t
 end
 
@@ -1017,6 +1155,16 @@ end
 local newproxy = rawget(_G, "newproxy")
 local GC = setmetatable({}, { __tostring = function() return "hash: gc key" end })
 
+-- Applies an operation queued while sat_hash.lua's lock was held (sat_hash.lua's drain, with
+-- the lock free): hash:add's or hash:remove's work, as the object `self` asked.
+local function apply_queued(h, op, shape, static, self, by)
+  if op == Q_ADD then
+    add_held(self, h, shape, rawget(shape, REC), static and SAT_HASH_STATIC or 0, by or nil)
+  elseif op == Q_REMOVE then
+    remove_held(self, h, shape, nil)
+  end
+end
+
 -- core.newHash([cellSize])
 local function l_new_hash(...)
   local cell = ...
@@ -1033,6 +1181,7 @@ local function l_new_hash(...)
   if h == nil then
     nomem()
   end
+  h.apply = apply_queued
   local self = { [UD] = true, [CORE] = h, [SHAPES] = shapes, [FILL] = 0 }
   if U.VERSION < 52 and newproxy ~= nil then
     local gc = newproxy(true)

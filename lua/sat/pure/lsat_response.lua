@@ -96,8 +96,11 @@ local function fill_response(r, mt, overlap, nx, ny, mx, my, a_in_b, b_in_a, fli
     return false
   end
   if mt == nil then
-    setmetatable(r, RESPMT)
-    ours = true
+    -- (a finalizer or a debug hook may have given r a metatable since the caller read it)
+    if rawmetatable(r) == nil then
+      pcall(setmetatable, r, RESPMT) -- (refused when one came in between: then raw sets)
+    end
+    ours = rawmetatable(r) == RESPMT
   end
   pn[VX], pn[VY] = nx, ny
   pm[VX], pm[VY] = mx, my

@@ -189,9 +189,9 @@ M.accepts = accepts
 local function next_count(h, field)
   local v = h[field] + 1
   if v == 4294967296 then
-    local a = h.stamp
+    local a, b = h.stamp, h.sstamp
     for i = 0, h.eused - 1 do
-      a[i] = 0
+      a[i], b[i] = 0, 0
     end
     v = 1
   end
@@ -199,6 +199,181 @@ local function next_count(h, field)
   return v
 end
 M.next_count = next_count
+
+-- ---- one change at a time (re-entrancy) -------------------------------------------------------
+
+-- The C core is never interrupted inside a hash operation (a finalizer runs only at the
+-- binding's allocations, between core calls). Lua code can be: a finalizer runs at any
+-- allocation (and under LuaJIT's compiler at a trace's exit, between any two statements), a
+-- debug hook at any instruction. So the pure core keeps the C's guarantee itself: while one
+-- operation changes a hash (G.busy > 0: a sync, an insertion, a removal, a step, a shape's
+-- change being filed), code run from inside it (it runs to its end before the operation goes
+-- on: no finalizer or hook runs inside another) changes no hash; instead
+-- - a shape's change is queued (the shape is filed again by the next sync);
+-- - an insertion or a removal is queued (hash:count, has and isStatic count it already; the
+--   contacts a queued removal drops are told as ended by the next step);
+-- - a sync is skipped (a query answers from the cells as they are), a step tells nothing
+--   (what changed is told by the next one);
+-- and the queue is applied, in order, as the outermost operation ends (an error through it
+-- included: lsat_hash.lua and the sync hold the lock through pcall). One lock for every hash,
+-- not one each: a shape's list of member records is shared by the hashes holding it.
+-- Two queues, the one being applied and the one nested code fills, so that applying one
+-- races with no append: nested code writes only G.q; applying reads the other.
+local QA, QB = { n = 0, r = 0 }, { n = 0, r = 0 }
+-- act_h, act_s, act_in: the insertion (act_in true) or removal of shape proxy act_s in hash
+-- act_h in progress, which nested code counts as made (sat__hash_queued)
+local G = { busy = 0, q = QA, act_h = false, act_s = false, act_in = false }
+M.G = G
+local Q_DIRTY, Q_ADD, Q_REMOVE = 1, 2, 3
+M.Q_DIRTY, M.Q_ADD, M.Q_REMOVE = Q_DIRTY, Q_ADD, Q_REMOVE
+
+--- sat__hash_enqueue(h, op, a, b, c, d): queues an operation on h for the end of the one in
+-- progress (nested code only): Q_DIRTY of handle a; Q_ADD of shape a (static b) by the
+-- object c (byHandle d), Q_REMOVE of shape a by the object c (h.apply applies these).
+local function enqueue(h, op, a, b, c, d)
+  local q = G.q
+  local n = q.n
+  q.n = n + 1 -- (taken first: a finalizer run by the writes below queues after it)
+  local o = 6 * n
+  q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6] = h, op, a, b, c, d
+end
+M.sat__hash_enqueue = enqueue
+
+local mark_dirty
+
+--- sat__hash_pending() -> whether operations are queued.
+local function pending()
+  return QA.n > QA.r or QB.n > QB.r
+end
+M.sat__hash_pending = pending
+
+-- Applies the queued entry at k of q, the lock held (by the drain).
+local function apply_entry(q, k)
+  local o = 6 * (k - 1)
+  local h, op, a, b, c, d = q[o + 1], q[o + 2], q[o + 3], q[o + 4], q[o + 5], q[o + 6]
+  q[o + 1], q[o + 3], q[o + 5], q[o + 6] = false, false, false, false -- (keeps nothing alive)
+  q.r = k
+  if h.freed then
+    return
+  end
+  if op == Q_DIRTY then
+    if h.shape[a] then
+      mark_dirty(h, a)
+    end
+  else
+    h.apply(h, op, a, b, c, d) -- (lsat_hash.lua: hash:add's or hash:remove's work)
+    G.act_h, G.act_s = false, false
+  end
+end
+
+-- Applies the queue, in order, the lock held: the entries queued before it began (what nested
+-- code queues meanwhile goes into the other queue, for the next holder: a drain that took
+-- those too might never end while a finalizer or a hook keeps queueing).
+local function drain()
+  local cur = G.q
+  local other = cur == QA and QB or QA
+  if other.r < other.n then -- (left by an error: older than cur's)
+    while other.r < other.n do
+      apply_entry(other, other.r + 1)
+    end
+  end
+  other.n, other.r = 0, 0
+  if cur.n > 0 then
+    G.q = other -- (nested code queues there from now on)
+    while cur.r < cur.n do
+      apply_entry(cur, cur.r + 1)
+    end
+    cur.n, cur.r = 0, 0
+  end
+end
+
+local hold
+
+local function nothing()
+end
+
+--- sat__hash_leave(): ends an operation holding the lock (taken by hand: G.busy = 1); the
+-- outermost applies what was queued meanwhile (through hold).
+local function leave()
+  G.busy = G.busy - 1
+  if G.busy == 0 and pending() then
+    hold(nothing)
+  end
+end
+M.sat__hash_leave = leave
+
+-- The protected part of hold: the lock taken first (before it nothing can fail: out of
+-- memory making pcall's frame leaves the lock as it was), what is queued applied, then the
+-- body, then what was queued meanwhile.
+local function held(body, a, b, c, d, e, f)
+  G.busy = G.busy + 1
+  if pending() then
+    drain()
+  end
+  local r1, r2, r3 = body(a, b, c, d, e, f)
+  if pending() then
+    drain()
+  end
+  return r1, r2, r3
+end
+
+--- sat__hash_hold(body, a, ..., f) -> body's results: runs body(a, ..., f) holding the lock
+-- (the caller saw G.busy == 0), released on any exit (an error goes on after). What is queued
+-- is applied first, and what the body's nested code queued after it (an operation queued as
+-- the lock is let go waits for the next holder, which applies it before anything else; until
+-- then has, count and shapes count it, and every query applies it first, in its sync).
+function hold(body, a, b, c, d, e, f)
+  local b0 = G.busy
+  local ok, r1, r2, r3 = pcall(held, body, a, b, c, d, e, f)
+  G.act_h, G.act_s = false, false
+  G.busy = b0
+  if not ok then
+    error(r1, 0)
+  end
+  return r1, r2, r3
+end
+M.sat__hash_hold = hold
+
+--- sat__hash_queued(h, s) -> nil when no queued operation names the shape proxy s in h; else
+-- whether it is in after them, and whether static.
+function M.sat__hash_queued(h, s)
+  local state, static = nil, false
+  if G.act_h == h and G.act_s == s then -- (older than anything queued)
+    state, static = G.act_in, G.act_static
+  end
+  local cur = G.q
+  local other = cur == QA and QB or QA
+  for pass = 1, 2 do
+    local q = pass == 1 and other or cur
+    for k = q.r + 1, q.n do
+      local o = 6 * (k - 1)
+      if q[o + 1] == h and q[o + 3] == s then
+        local op = q[o + 2]
+        if op == Q_ADD then
+          state, static = true, q[o + 4] and true or false
+        elseif op == Q_REMOVE then
+          state = false
+        end
+      end
+    end
+  end
+  return state, static
+end
+
+--- sat__hash_queued_shapes(h, f): f(s) for each shape proxy queued for h (may repeat).
+function M.sat__hash_queued_shapes(h, f)
+  local cur = G.q
+  local other = cur == QA and QB or QA
+  for pass = 1, 2 do
+    local q = pass == 1 and other or cur
+    for k = q.r + 1, q.n do
+      local o = 6 * (k - 1)
+      if q[o + 1] == h and q[o + 2] ~= Q_DIRTY then
+        f(q[o + 3])
+      end
+    end
+  end
+end
 
 -- ---- the contact lists (sat_hash_internal.h) -----------------------------------------------
 
@@ -329,7 +504,7 @@ local function mark_changed(h, i)
   end
 end
 
-local function mark_dirty(h, i)
+function mark_dirty(h, i)
   local f = h.dirty_f
   if not f[i] then
     f[i] = true
@@ -339,9 +514,16 @@ local function mark_dirty(h, i)
   end
 end
 
--- Called by the core on every change of a shape in this hash (sat__changed).
+-- Called by the core on every change of a shape in this hash (sat__changed); queued while an
+-- operation holds the lock (from code run inside it).
 local function member_changed(m)
+  if G.busy > 0 then
+    enqueue(m.hash, Q_DIRTY, m.handle)
+    return
+  end
+  G.busy = 1
   mark_dirty(m.hash, m.handle)
+  leave()
 end
 
 local function member_unlink(m)
@@ -710,7 +892,8 @@ end
 -- numbers, as the C finds them.)
 -- Making the tables of a level or a row of far cells may run a finalizer, which may change
 -- this hash: the sync makes them before it changes anything, then takes the entry again.
-function M.sat_hash_sync(h)
+-- (sync_held: the caller holds the lock.)
+local function sync_held(h)
   local dirty, dirty_f, shape, filed = h.dirty, h.dirty_f, h.shape, h.filed
   while h.ndirty > 0 do
     local n = h.ndirty
@@ -754,6 +937,16 @@ function M.sat_hash_sync(h)
   end
   return 0
 end
+M.sat__hash_sync_held = sync_held
+
+--- sat_hash_sync(h) -> 0: the sync, holding the lock; skipped when an operation holds it (a
+-- query from inside one answers from the cells as they are).
+function M.sat_hash_sync(h)
+  if G.busy > 0 or (h.ndirty == 0 and h.nprune == 0 and not pending()) then
+    return 0
+  end
+  return (hold(sync_held, h))
+end
 
 -- ---- lifetime -------------------------------------------------------------------------------
 
@@ -794,6 +987,12 @@ function M.sat_hash_new(cell_size)
     fresh_idx = {}, nfresh = 0, frcap = 0,
     cell_x = {}, cell_y = {}, cell_n = {}, cell_order = {},
     rect = {}, rect_xs = {}, rect_ys = {}, rect_wx = {}, rect_wy = {}, rect_out = {},
+    -- each entry's place in h.order; the shapes() of nested code (no compaction); the ids of
+    -- the contacts queued removals dropped (told as ended by the next step); the scratch
+    -- arrays of the step's sorts and of sat_hash_contacts' (h.tmp is the queries')
+    opos = {}, hlist = {}, lost = {}, nlost = 0, stmp = {}, ctmp = {},
+    -- the step's gathering (sat_hash_query.lua's gather_step): its candidates and stamps
+    skeys = {}, sstamp = {},
   }
   local seq, xs, ys = h.seq, h.cell_x, h.cell_y
   local c_a, c_b = h.c_a, h.c_b
@@ -896,8 +1095,11 @@ local function compact_order(h)
     order[j] = nil
   end
   h.norder = n
+  local opos = h.opos
   for j = 1, n do
-    mark[order[j]] = false
+    local i = order[j]
+    mark[i] = false
+    opos[i] = j
   end
   h.ndead = 0
 end
@@ -928,6 +1130,7 @@ local function reserve(h)
             h.lpos[j], h.level[j], h.span[j], h.cx[j], h.cy[j] = 0, 0, 0, 0.0, 0.0
             h.static[j], h.dirty_f[j], h.changed_f[j] = false, false, false
             h.filed[j], h.done[j], h.mark[j] = false, false, false
+            h.opos[j], h.sstamp[j] = 0, 0
           end
           if h.dirty[j + 1] == nil then
             grew = true
@@ -942,6 +1145,10 @@ local function reserve(h)
           if h.keys[j + 1] == nil then
             grew = true
             h.keys[j + 1] = 0
+          end
+          if h.skeys[j + 1] == nil then
+            grew = true
+            h.skeys[j + 1] = 0
           end
         end
       end
@@ -998,6 +1205,7 @@ function M.sat_hash_insert(h, s, flags)
   h.filed[i], h.done[i], h.mark[i] = false, false, false
   local norder = h.norder + 1
   h.order[norder] = i
+  h.opos[i] = norder
   h.norder = norder
   h.live = h.live + 1
   local m = h.members[i]
@@ -1159,9 +1367,28 @@ function M.sat_hash_cells(h, level)
 end
 
 --- sat_hash_handles(h) -> n, handles: every handle in insertion order (handles[1..n]).
+-- From inside an operation holding the lock: the live listings (an entry's own, opos), into
+-- h.hlist, h.order left as it is.
 function M.sat_hash_handles(h)
   if h.ndead > 0 then
+    if G.busy > 0 then
+      local order, shape, opos, list = h.order, h.shape, h.opos, h.hlist
+      local n = 0
+      for j = 1, h.norder do
+        local i = order[j]
+        if shape[i] and opos[i] == j then
+          n = n + 1
+          list[n] = i
+        end
+      end
+      return n, list
+    end
+    G.busy = G.busy + 1
     compact_order(h)
+    leave()
+    if h.ndead > 0 then -- (the queue, applied as the lock was left, removed some)
+      return M.sat_hash_handles(h)
+    end
   end
   return h.norder, h.order
 end

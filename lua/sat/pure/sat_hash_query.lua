@@ -68,7 +68,7 @@ local depth = 0
 -- The entries filed in cell (cx, cy) of the level (its table of cells, its table of rows)
 -- whose boxes overlap q and that this query has not met yet (the stamp), into h.keys from
 -- n + 1 on; returns the new n.
-local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n, st, keys)
   local id
   if cx < KN and cx > -KN and cy < KN and cy > -KN then
     id = cells[cx * KX + cy + 0.5]
@@ -79,8 +79,8 @@ local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
   if id == nil then
     return n
   end
-  local n_e, n_next, st = h.n_e, h.n_next, h.stamp
-  local ex1, ey1, ex2, ey2, keys = h.x1, h.y1, h.x2, h.y2, h.keys
+  local n_e, n_next = h.n_e, h.n_next
+  local ex1, ey1, ex2, ey2 = h.x1, h.y1, h.x2, h.y2
   while id ~= 0 do
     local i = n_e[id]
     if st[i] ~= stamp then
@@ -96,9 +96,9 @@ local function gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
 end
 
 -- Every entry of the level whose box overlaps q and that this query has not met.
-local function scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+local function scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n, st, keys)
   local ents, count = h.lv_ents[level], h.lv_count[level]
-  local st, ex1, ey1, ex2, ey2, keys = h.stamp, h.x1, h.y1, h.x2, h.y2, h.keys
+  local ex1, ey1, ex2, ey2 = h.x1, h.y1, h.x2, h.y2
   for j = 1, count do
     local i = ents[j]
     if st[i] ~= stamp and ex1[i] <= qx2 and qx1 <= ex2[i] and ey1[i] <= qy2 and qy1 <= ey2[i]
@@ -111,20 +111,21 @@ local function scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
   return n
 end
 
--- Starts a query: its stamp, `self` already met.
-local function gather_begin(h, self)
+-- Starts a query: its stamp, `self` already met (in st, the stamps the query uses).
+local function gather_begin(h, self, st)
   sat_hash_sync(h)
   local stamp = next_count(h, "stamp_count")
   if self ~= SAT_HASH_NONE then
-    h.stamp[self] = stamp
+    st[self] = stamp
   end
   return stamp
 end
 
---- sat__hash_gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n) -> n: the entries of one
--- level whose box overlaps q and that the query of this stamp has not met, into h.keys from
--- n + 1 on: the cells q covers there, or the level's entries when they are fewer.
-local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+--- sat__hash_gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n, st, keys) -> n: the
+-- entries of one level whose box overlaps q and that the query of this stamp has not met (its
+-- stamps st: h.stamp, or the step's h.sstamp), into keys (h.keys, or the step's h.skeys)
+-- from n + 1 on: the cells q covers there, or the level's entries when they are fewer.
+local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n, st, keys)
   local inv = h.lv_inv[level]
   -- cell_of, four times, inline
   local c = qx1 * inv
@@ -141,20 +142,20 @@ local function gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
     or floor(c) + 0.0
   -- range_cells > scan_limit
   if ((x1 - x0) + 1.0) * ((y1 - y0) + 1.0) > 2.0 * h.lv_count[level] + 16.0 then
-    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n, st, keys)
   end
   local cells, far = h.lv_cells[level], h.lv_far[level]
   if not (x0 > -KN and x1 < KN and y0 > -KN and y1 < KN) then
     for cy = y0, y1 do
       for cx = x0, x1 do
-        n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+        n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n, st, keys)
       end
     end
     return n
   end
   -- every cell near the origin: gather_cell's near case, inline (the same walk)
-  local n_e, n_next, st = h.n_e, h.n_next, h.stamp
-  local ex1, ey1, ex2, ey2, keys = h.x1, h.y1, h.x2, h.y2, h.keys
+  local n_e, n_next = h.n_e, h.n_next
+  local ex1, ey1, ex2, ey2 = h.x1, h.y1, h.x2, h.y2
   for cy = y0, y1 do
     for cx = x0, x1 do
       local id = cells[cx * KX + cy + 0.5]
@@ -185,15 +186,30 @@ M.sat__hash_gather_box_level = gather_box_level
 -- another one (its keys and the entries' stamps overwritten) and runs again; an entry removed
 -- meanwhile (its shape false) is skipped.
 local function gather_box(h, qx1, qy1, qx2, qy2, self)
-  local stamp = gather_begin(h, self)
+  local st, keys = h.stamp, h.keys
+  local stamp = gather_begin(h, self, st)
   local used = h.used
   local n = 0
   for u = 1, h.nused do
-    n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n)
+    n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n, st, keys)
   end
   return n, stamp
 end
 M.sat__hash_gather_box = gather_box
+
+--- sat__hash_gather_step(h, qx1, qy1, qx2, qy2, self) -> n: gather_box for the step, into its
+-- own h.skeys with its own stamps h.sstamp (a query run from inside the step, by a finalizer
+-- or a debug hook, gathers into h.keys: the step's candidates stay whole).
+function M.sat__hash_gather_step(h, qx1, qy1, qx2, qy2, self)
+  local st, keys = h.sstamp, h.skeys
+  local stamp = gather_begin(h, self, st)
+  local used = h.used
+  local n = 0
+  for u = 1, h.nused do
+    n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n, st, keys)
+  end
+  return n
+end
 
 -- Sorts h.keys[1..n] by insertion.
 local function sort_keys(h, n)
@@ -267,10 +283,10 @@ local function gather_segment_level(h, level, p1x, p1y, p2x, p2y, qx1, qy1, qx2,
   local y0, y1 = cell_of(qy1, inv), cell_of(qy2, inv)
   local cost = ((x1 - x0) + 1.0) + ((y1 - y0) + 1.0)
   if cost > 2.0 * h.lv_count[level] + 16.0 then
-    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+    return scan_level(h, level, qx1, qy1, qx2, qy2, stamp, n, h.stamp, h.keys)
   end
   if ((x1 - x0) + 1.0) * ((y1 - y0) + 1.0) <= 4.0 then
-    return gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n)
+    return gather_box_level(h, level, qx1, qy1, qx2, qy2, stamp, n, h.stamp, h.keys)
   end
   local cells, far = h.lv_cells[level], h.lv_far[level]
   local side = 1.0 / inv
@@ -300,15 +316,16 @@ local function gather_segment_level(h, level, p1x, p1y, p2x, p2y, qx1, qy1, qx2,
       end
     end
     local ra, rb = cell_of(ya, inv), cell_of(yb, inv)
+    local st, keys = h.stamp, h.keys
     for cy = ra, rb do
-      n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n)
+      n = gather_cell(h, cells, far, cx, cy, qx1, qy1, qx2, qy2, stamp, n, st, keys)
     end
   end
   return n
 end
 
 local function gather_segment(h, p1x, p1y, p2x, p2y)
-  local stamp = gather_begin(h, SAT_HASH_NONE)
+  local stamp = gather_begin(h, SAT_HASH_NONE, h.stamp)
   local qx1, qy1, qx2, qy2 = point_box(p1x, p1y, p2x, p2y)
   local used = h.used
   local n = 0

@@ -27,10 +27,10 @@ local Q = require("sat.pure.sat_hash_query")
 local M = {}
 
 local SAT_HASH_NONE = H.SAT_HASH_NONE
-local accepts, sort, contact_free, sat_hash_sync = H.accepts, H.sort, H.contact_free,
-  H.sat_hash_sync
+local accepts, sort, contact_free, sync_held = H.accepts, H.sort, H.contact_free,
+  H.sat__hash_sync_held
 local grow, new_cap = H.grow, H.new_cap
-local gather_box = Q.sat__hash_gather_box
+local gather_step = Q.sat__hash_gather_step
 local FR_A, FR_B, FR_SA, FR_SB, FR_OVERLAP, FR_NX, FR_NY, FR_MX, FR_MY = H.FR_A, H.FR_B, H.FR_SA,
   H.FR_SB, H.FR_OVERLAP, H.FR_NX, H.FR_NY, H.FR_MX, H.FR_MY
 local FR_AINB, FR_BINA, FR_STRIDE = H.FR_AINB, H.FR_BINA, H.FR_STRIDE
@@ -71,6 +71,9 @@ local function contact_room(h)
   grow(h.dropped, old, cap, 0)
   grow(h.ids, old, cap, 0)
   grow(h.tmp, old, cap, 0)
+  grow(h.stmp, old, cap, 0)
+  grow(h.ctmp, old, cap, 0)
+  grow(h.lost, old, cap, 0)
   h.ccap = cap
 end
 
@@ -124,6 +127,7 @@ local function fresh_room(h, n)
     local cap = new_cap(old, need)
     grow(h.fresh, old * FR_STRIDE, cap * FR_STRIDE, 0)
     grow(h.fresh_idx, old, cap, 0)
+    grow(h.stmp, old, cap, 0)
     h.frcap = cap
   end
 end
@@ -156,8 +160,6 @@ end
 -- steps take the records one deeper, made once; the outer call, returning, sets it back.
 local RESULTS = {}
 local depth = 0
--- (lsat_hash.lua's bound on the passes made again: then the last one stands)
-local OVERLAP_ROUNDS = 8
 
 local function result_at(d)
   local r = RESULTS[d]
@@ -176,7 +178,7 @@ local function fresh_make(h)
   local n, idx, fresh = h.nfresh, h.fresh_idx, h.fresh
   h.nfresh = 0
   if n > 1 then
-    sort(idx, n, h.by_fresh, h.tmp)
+    sort(idx, n, h.by_fresh, h.stmp)
   end
   for k = 1, n do
     local o = (idx[k] - 1) * FR_STRIDE
@@ -237,69 +239,55 @@ end
 
 -- Tests the pairs of changed entry i with its neighbours, except those with an entry this
 -- pass already tested (done): a contact found again (marked) is updated, a new one noted for
--- fresh_make.
+-- fresh_make. (Its candidates are the step's own, h.skeys: a query run from inside the step,
+-- by a finalizer or a debug hook, takes h.keys; no removal or step runs there: sat_hash.lua.)
 local function test_changed(h, i)
   local shape = h.shape
   local s = shape[i]
   if not s then
     return -- removed since it changed: its slot is free
   end
-  -- A query of this hash that overlaps the pass (a finalizer, or a debug hook, between any
-  -- two statements; sat_hash_query.lua) takes h.keys: the pass is then made again, the new
-  -- contacts it noted dropped first (the updates are made again alike).
-  local nfresh, round = h.nfresh, 0
   local d = depth + 1
   depth = d
   local R = result_at(d) -- (its allocation may run a finalizer: d is counted already)
-  while true do
-    -- (what may make a table grow, first: the marks are set and cleared with nothing between
-    -- that can fail)
-    local n, stamp = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
-    while h.nfresh + n > h.frcap do
-      fresh_room(h, n)
-      -- (a finalizer the room ran may have queried this hash, in h.keys: gathered again)
-      n, stamp = gather_box(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
-    end
-    mark_partners(h, i, true)
-    local keys, done, static, mark, seq = h.keys, h.done, h.static, h.mark, h.seq
-    local si, qi = static[i], seq[i]
-    for j = 1, n do
-      local o = keys[j]
-      local so = shape[o]
-      if so and not done[o] and not (si and static[o]) and accepts(s, so) then
-        local a, b, sa, sb = i, o, s, so
-        if seq[o] < qi then
-          a, b, sa, sb = o, i, so, s
-        end
-        if sat_collide(sa, sb, R) ~= 0 then
-          local k = mark[o] and find_contact(h, i, o) or SAT_HASH_NONE
-          if k ~= SAT_HASH_NONE then -- (else removed meanwhile, with its contacts)
-            h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k] = R.overlap, R.nx,
-              R.ny, R.mx, R.my
-            h.c_ainb[k], h.c_bina[k] = R.a_in_b, R.b_in_a
-            h.c_pending[k] = false
-            h.c_updated[k] = true
-          else
-            fresh_add(h, a, b, R)
-          end
+  local n = gather_step(h, h.x1[i], h.y1[i], h.x2[i], h.y2[i], i)
+  if h.nfresh + n > h.frcap then
+    fresh_room(h, n)
+  end
+  mark_partners(h, i, true)
+  local keys, done, static, mark, seq = h.skeys, h.done, h.static, h.mark, h.seq
+  local si, qi = static[i], seq[i]
+  for j = 1, n do
+    local o = keys[j]
+    local so = shape[o]
+    if so and not done[o] and not (si and static[o]) and accepts(s, so) then
+      local a, b, sa, sb = i, o, s, so
+      if seq[o] < qi then
+        a, b, sa, sb = o, i, so, s
+      end
+      if sat_collide(sa, sb, R) ~= 0 then
+        local k = mark[o] and find_contact(h, i, o) or SAT_HASH_NONE
+        if k ~= SAT_HASH_NONE then
+          h.c_overlap[k], h.c_nx[k], h.c_ny[k], h.c_mx[k], h.c_my[k] = R.overlap, R.nx,
+            R.ny, R.mx, R.my
+          h.c_ainb[k], h.c_bina[k] = R.a_in_b, R.b_in_a
+          h.c_pending[k] = false
+          h.c_updated[k] = true
+        else
+          fresh_add(h, a, b, R)
         end
       end
     end
-    mark_partners(h, i, false)
-    round = round + 1
-    if h.stamp_count == stamp or round > OVERLAP_ROUNDS then
-      break
-    end
-    h.nfresh = nfresh
   end
+  mark_partners(h, i, false)
   h.done[i] = true
   depth = d - 1
 end
 
--- Sorts ids[1..n] into pair order.
-local function sort_contacts(h, ids, n)
+-- Sorts ids[1..n] into pair order (tmp: the step's scratch, or sat_hash_contacts').
+local function sort_contacts(h, ids, n, tmp)
   if n > 1 then
-    sort(ids, n, h.by_pair, h.tmp)
+    sort(ids, n, h.by_pair, tmp)
   end
 end
 
@@ -310,7 +298,14 @@ local function finish_step(h)
   local changed, changed_f, done, contacts = h.changed, h.changed_f, h.done, h.contacts
   local c_a, next0, next1 = h.c_a, h.c_next0, h.c_next1
   local c_live, c_pending, c_added, c_updated = h.c_live, h.c_pending, h.c_added, h.c_updated
-  local ne, na, nu = 0, 0, 0
+  -- first the contacts dropped by removals queued during an operation (sat_hash.lua), which
+  -- no removal told of
+  local ne, na, nu = h.nlost, 0, 0
+  local lost = h.lost
+  for k = 1, ne do
+    ended[k] = lost[k]
+  end
+  h.nlost = 0
   for q = 1, h.nchanged do
     local i = changed[q]
     local k = contacts[i]
@@ -342,15 +337,15 @@ local function finish_step(h)
     done[i] = false
   end
   h.nchanged = 0
-  sort_contacts(h, added, na)
+  sort_contacts(h, added, na, h.stmp)
   return ne, na, nu
 end
 
 --- sat_hash_step(h) -> 0, ended, added, updated, ne, na, nu: brings the contacts up to date
 -- and tells what changed, as contact ids (ended[1..ne], added[1..na] in pair order,
--- updated[1..nu]).
+-- updated[1..nu]). The caller holds the lock (sat_hash.lua).
 function M.sat_hash_step(h)
-  sat_hash_sync(h)
+  sync_held(h)
   h.nfresh = 0
   local changed, done, contacts = h.changed, h.done, h.contacts
   local c_a, next0, next1, c_pending = h.c_a, h.c_next0, h.c_next1, h.c_pending
@@ -393,7 +388,7 @@ function M.sat_hash_contacts(h)
       ids[n] = k
     end
   end
-  sort_contacts(h, ids, n)
+  sort_contacts(h, ids, n, h.ctmp)
   return n, ids
 end
 
