@@ -183,6 +183,7 @@ local function addMade(self, shape, static)
     self.token[shape] = nil
     error(e, 2)
   end
+  follow(self, shape, static) -- (as World:add)
 end
 
 local function isWorld(v)
