@@ -185,8 +185,8 @@ M.sat__hash_gather_box_level = gather_box_level
 -- a query whose stamp is no longer h.stamp_count after it used its keys was overlapped by
 -- another one (its keys and the entries' stamps overwritten) and runs again; an entry removed
 -- meanwhile (its shape false) is skipped.
-local function gather_box(h, qx1, qy1, qx2, qy2, self)
-  local st, keys = h.stamp, h.keys
+-- (into the stamps st and keys given: the queries' h.stamp and h.keys, or the step's own)
+local function gather_into(h, qx1, qy1, qx2, qy2, self, st, keys)
   local stamp = gather_begin(h, self, st)
   local used = h.used
   local n = 0
@@ -195,20 +195,17 @@ local function gather_box(h, qx1, qy1, qx2, qy2, self)
   end
   return n, stamp
 end
+
+local function gather_box(h, qx1, qy1, qx2, qy2, self)
+  return gather_into(h, qx1, qy1, qx2, qy2, self, h.stamp, h.keys)
+end
 M.sat__hash_gather_box = gather_box
 
 --- sat__hash_gather_step(h, qx1, qy1, qx2, qy2, self) -> n: gather_box for the step, into its
 -- own h.skeys with its own stamps h.sstamp (a query run from inside the step, by a finalizer
 -- or a debug hook, gathers into h.keys: the step's candidates stay whole).
 function M.sat__hash_gather_step(h, qx1, qy1, qx2, qy2, self)
-  local st, keys = h.sstamp, h.skeys
-  local stamp = gather_begin(h, self, st)
-  local used = h.used
-  local n = 0
-  for u = 1, h.nused do
-    n = gather_box_level(h, used[u], qx1, qy1, qx2, qy2, stamp, n, st, keys)
-  end
-  return n
+  return (gather_into(h, qx1, qy1, qx2, qy2, self, h.sstamp, h.skeys))
 end
 
 -- Sorts h.keys[1..n] by insertion.
