@@ -153,6 +153,18 @@ local function enroll(self, shape, static)
   self.changes = self.changes + 1
 end
 
+-- enroll under pcall, then follow: what add does once the arguments are checked. Out of
+-- memory, neither the hash nor the world has the shape, and the error is raised at `level`
+-- (counted from here).
+local function admit(self, shape, static, level)
+  local ok, e = pcall(enroll, self, shape, static)
+  if not ok then
+    self.token[shape] = nil
+    error(e, level)
+  end
+  follow(self, shape, static) -- (after: its calls may run out of memory too)
+end
+
 --- world:add(shape [, "static"]) -> shape. A static shape never pairs with another static
 -- one (no test, no event); it may still be moved, which the world follows (assumed rare).
 function World:add(shape, kind)
@@ -164,12 +176,7 @@ function World:add(shape, kind)
   if kind ~= nil and kind ~= "static" then
     argError(2, "add", 2, "\"static\" or nil expected, got " .. describe(kind))
   end
-  local ok, e = pcall(enroll, self, shape, kind == "static")
-  if not ok then -- (out of memory) neither the hash nor the world has it: no call needed
-    self.token[shape] = nil
-    error(e, 2)
-  end
-  follow(self, shape, kind == "static") -- (after: its calls may run out of memory too)
+  admit(self, shape, kind == "static", 3)
   return shape
 end
 
@@ -178,12 +185,7 @@ end
 -- records and the same undoing when memory runs out, without the checks (the 316 x 316
 -- level under Lua 5.4: a fifth of its build).
 local function addMade(self, shape, static)
-  local ok, e = pcall(enroll, self, shape, static)
-  if not ok then
-    self.token[shape] = nil
-    error(e, 2)
-  end
-  follow(self, shape, static) -- (as World:add)
+  admit(self, shape, static, 3)
 end
 
 local function isWorld(v)
