@@ -1,7 +1,7 @@
 # sat - 2D SAT collision for Lua, with a C core.
 #   make              build the Lua module for LUA (lua5.4; luajit, lua5.1 or lua5.3 too)
 #   make test         install missing tools, build, run every suite, print the total
-#   make test-pure    the busted specs on the pure backend under every Lua (make test: 5.1, LuaJIT)
+#   make test-pure    the busted specs on the pure backend under every Lua (the busted-pure suite)
 #   make demo         run the scripted demo scene
 #   make bench        optimised benchmarks (JSON=1 for one JSON object per line)
 #   make fuzz         the libFuzzer target (FUZZ_SECONDS=60; an input slower than

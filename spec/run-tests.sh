@@ -3,9 +3,9 @@
 # CI reads: "tests: N passed, M failed". A suite's count is its last line of the form
 # "<name>: N passed, M failed"; its whole output goes to build/logs/suite-<name>.log.
 #
-# Two lanes: the build suite (its own folders, build/check-*), the C core's suites (c, c-san,
-# fuzz: their own binaries under build/c and build/fuzz), the busted suite on the pure backend, the chaos build's suite (build/chaos-*)
-# and valgrind run one after another in a second lane, beside the rest, so that a two-core
+# Two lanes: the build suite (its own folders, build/check-*), the C core's suites (c,
+# c-san: their own binaries under build/c), the busted suite on the pure backend and
+# valgrind run one after another in a second lane, beside the rest, so that a two-core
 # machine finishes in about half the time (the lanes' shares measured in CI runs). The
 # modules and the specs' helpers of every Lua are built first (make LUA=<lua> all
 # test-helpers, and the sanitizer build module-san that valgrind and world-fuzz share), so
@@ -25,7 +25,7 @@ rm -f build/logs/result-*
 cpu=${SUITE_CPU:-5400}
 idle=${SUITE_IDLE:-600}
 lanes=${SUITE_LANES:-2}
-c_lane=" build c c-san fuzz busted-pure chaos valgrind "
+c_lane=" build c c-san busted-pure valgrind "
 
 # run_suite NAME: runs spec/suites/NAME.sh into its log; writes "passed failed" to its result.
 run_suite() {
