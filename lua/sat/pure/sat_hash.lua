@@ -292,16 +292,6 @@ local hold
 local function nothing()
 end
 
---- sat__hash_leave(): ends an operation holding the lock (taken by hand: G.busy = 1); the
--- outermost applies what was queued meanwhile (through hold).
-local function leave()
-  G.busy = G.busy - 1
-  if G.busy == 0 and pending() then
-    hold(nothing)
-  end
-end
-M.sat__hash_leave = leave
-
 -- The protected part of hold: the lock taken first (before it nothing can fail: out of
 -- memory making pcall's frame leaves the lock as it was), what is queued applied, then the
 -- body, then what was queued meanwhile.
@@ -521,9 +511,22 @@ local function member_changed(m)
     enqueue(m.hash, Q_DIRTY, m.handle)
     return
   end
+  -- mark_dirty, inline: no call while the lock is held by hand, since a call may allocate
+  -- (Lua makes a call record the first time it goes deeper) and fail, and nothing would let
+  -- the lock go; writing the lists allocates nothing (h_add made their slots)
+  local h, i = m.hash, m.handle
   G.busy = 1
-  mark_dirty(m.hash, m.handle)
-  leave()
+  local f = h.dirty_f
+  if not f[i] then
+    f[i] = true
+    local n = h.ndirty + 1
+    h.dirty[n] = i
+    h.ndirty = n
+  end
+  G.busy = 0
+  if pending() then
+    hold(nothing)
+  end
 end
 
 local function member_unlink(m)
@@ -1383,9 +1386,7 @@ function M.sat_hash_handles(h)
       end
       return n, list
     end
-    G.busy = G.busy + 1
-    compact_order(h)
-    leave()
+    hold(compact_order, h) -- (the lock let go by any exit: an error in a call runs out of it)
     if h.ndead > 0 then -- (the queue, applied as the lock was left, removed some)
       return M.sat_hash_handles(h)
     end
