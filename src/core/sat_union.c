@@ -768,6 +768,9 @@ static int grid_cell(const dgrid *g, sat_vec c)
 
 #define SAT__HINTS 4
 
+/* The certificates' cells: each grid cell split in SAT__SUB x SAT__SUB. */
+#define SAT__SUB 3
+
 typedef struct search {
     arena *ar;
     double best;
@@ -784,6 +787,12 @@ typedef struct search {
     int *hint;          /* per difference: the last that covered one of its pieces, or -1 */
     int *chint;         /* per grid cell: the last SAT__HINTS differences that held a front
                          * there, the latest first (-1: none) */
+    int sub;            /* the certificates' cells: the grid's split in sub x sub */
+    double fw;          /* their side */
+    int lastcert;       /* the last difference that held a cell, or -1: asked first */
+    int *cert;          /* per such cell: the difference that holds its rectangle (grown
+                         * a little) deeper than its tolerance and the margin, -1: none,
+                         * -2: not asked yet (see cell_cover) */
     int cover;          /* the last difference that covered a piece, or -1 */
     piece *ex;          /* the exposed pieces: ex[i] is piece exd[2i + 1] of difference exd[2i] */
     int *exd, nex, cex;
@@ -1016,6 +1025,74 @@ static int ask(search *sr, int k, int m, cover *cv)
     return 1;
 }
 
+/* The certificates' cells: the grid's cells split in sub x sub, of side fw. The rectangle
+ * of one, grown by a sixteenth of its side on every side (a front on its side is inside it,
+ * and what is cut leaves the next front in the next cell). */
+static void cell_rect(const search *sr, int fine, sat_vec *lo, sat_vec *hi)
+{
+    const dgrid *g = &sr->g;
+    int fnx = g->nx * sr->sub, cx = fine % fnx, cy = fine / fnx;
+    double e = sr->fw / 16.0;
+    *lo = sat__v(g->x0 + cx * sr->fw - e, g->y0 + cy * sr->fw - e);
+    *hi = sat__v(g->x0 + (cx + 1) * sr->fw + e, g->y0 + (cy + 1) * sr->fw + e);
+}
+
+static int fine_cell(const search *sr, sat_vec c)
+{
+    const dgrid *g = &sr->g;
+    int fnx = g->nx * sr->sub, fny = g->ny * sr->sub;
+    return grid_at(c.y, g->y0, sr->fw, fny) * fnx + grid_at(c.x, g->x0, sr->fw, fnx);
+}
+
+/* Whether a difference (core v, n, r) holds the rectangle (lo, hi) deeper than lim: a core
+ * of no radius when the rectangle's farthest corner along each edge's normal is inside by
+ * more than lim, else when it holds the four corners (its depth is concave: a convex core
+ * grown by a radius). */
+static int rect_held(const sat_vec *v, int n, double r, sat_vec lo, sat_vec hi, double lim)
+{
+    if (n < 3 || r != 0.0)
+        return holds(v, n, r, lo, lim) && holds(v, n, r, hi, lim) &&
+               holds(v, n, r, sat__v(hi.x, lo.y), lim) && holds(v, n, r, sat__v(lo.x, hi.y), lim);
+    const sat_vec *nm = v + n;
+    for (int i = 0; i < n; i++) {
+        sat_vec c = sat__v(nm[i].x > 0.0 ? hi.x : lo.x, nm[i].y > 0.0 ? hi.y : lo.y);
+        double s = sat__dot(nm[i], sat__sub(c, v[i]));
+        if (!(0.0 - s > lim))
+            return 0;
+    }
+    return 1;
+}
+
+/* The difference (of the grid's list at the cell's middle, in its order) that holds the
+ * whole of a fine cell's grown rectangle deeper than its tolerance and the margin, or -1:
+ * asked once per search. A difference's depth is concave (a convex core grown by a radius),
+ * so it holds the rectangle when it holds its four corners. */
+static int cell_cover(search *sr, int fine)
+{
+    if (sr->cert[fine] != -2)
+        return sr->cert[fine];
+    const dgrid *g = &sr->g;
+    sat_vec lo, hi;
+    int found = -1;
+    cell_rect(sr, fine, &lo, &hi);
+    int cell = grid_cell(g, sat__mul(sat__add(lo, hi), 0.5));
+    for (int j = g->start[cell] - 1; j < g->start[cell + 1] && found < 0; j++) {
+        int m = j < g->start[cell] ? sr->lastcert : g->item[j];
+        if (m < 0 || (j >= g->start[cell] && m == sr->lastcert))
+            continue;
+        const mdiff *d = &sr->ar->d[m];
+        const sat_vec *v = sr->ar->v + d->first;
+        double lim = d->tol + sr->margin;
+        if (lo.x < d->lo.x || hi.x > d->hi.x || lo.y < d->lo.y || hi.y > d->hi.y)
+            continue;
+        if (rect_held(v, d->n, d->r, lo, hi, lim))
+            found = m;
+    }
+    if (found >= 0)
+        sr->lastcert = found;
+    return sr->cert[fine] = found;
+}
+
 /* Whether the differences near a piece of difference k cover it: the hints first, then,
  * for an arc, those the grid lists in the cell of its first hull point; for a segment, at the
  * nearest end of what is left uncovered (the front), those of its cell whose boxes hold it
@@ -1037,7 +1114,20 @@ static int covered(search *sr, int k, cover *cv)
     for (;;) {
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
-        int cell = grid_cell(g, f);
+        int cell = grid_cell(g, f), fine = fine_cell(sr, f), m = cell_cover(sr, fine);
+        if (m >= 0 && m != k) { /* (what of it is in the cell's rectangle is covered) */
+            sat_vec lo, hi;
+            double a = -HUGE_VAL, b = HUGE_VAL;
+            cell_rect(sr, fine, &lo, &hi);
+            slab(cv->p0.x, cv->e.x, lo.x, hi.x, &a, &b);
+            slab(cv->p0.y, cv->e.y, lo.y, hi.y, &a, &b);
+            if (a < b)
+                cv->n = cut(cv->gap, cv->n, a, b);
+            if (cv->n == 0)
+                return 1;
+            if (cv->gap[0] != front)
+                continue;
+        }
         for (int h = 0; h < SAT__HINTS && cv->gap[0] == front; h++)
             if (ask(sr, k, sr->chint[SAT__HINTS * cell + h], cv))
                 return 1;
@@ -1141,6 +1231,13 @@ static double box_dist(const mdiff *d)
     return sqrt(dx * dx + dy * dy);
 }
 
+/* The distance from the origin to the farthest corner of a difference's box. */
+static double box_far(const mdiff *d)
+{
+    double dx = fmax(-d->lo.x, d->hi.x), dy = fmax(-d->lo.y, d->hi.y);
+    return sqrt(dx * dx + dy * dy);
+}
+
 /* Puts the differences in order into out by a class each, class[k] in [0, classes),
  * each class in index order (a counting sort). */
 static void by_class(int nd, const int *cls, int classes, int *out)
@@ -1199,7 +1296,11 @@ static int search_begin(search *sr, scratch *sc, double cap)
             break;
         g->w *= 2.0;
     }
-    long cells = (long)g->nx * g->ny, need = 3L * nd + (SAT__HINTS + 1) * cells + 1 + entries;
+    long cells = (long)g->nx * g->ny;
+    sr->sub = SAT__SUB;
+    sr->fw = g->w / sr->sub;
+    long fine = cells * sr->sub * sr->sub;
+    long need = 3L * nd + (SAT__HINTS + 1) * cells + fine + 1 + entries;
     if (need > SAT__INTS_STACK && (sc->ints = malloc((size_t)need * sizeof(int))) == NULL) {
         sc->ints = sc->ibuf;
         return 0;
@@ -1210,6 +1311,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
     g->start = sr->hint + nd;
     g->item = g->start + cells + 1;
     sr->chint = g->item + entries;
+    sr->cert = sr->chint + SAT__HINTS * cells;
     /* the differences deepest first, into the grid (the classes in the hints, the order in
      * the stamps, until they are set) */
     for (int k = 0; k < nd; k++) {
@@ -1252,9 +1354,56 @@ static int search_begin(search *sr, scratch *sc, double cap)
         sr->stamp[k] = 0, sr->hint[k] = -1;
     for (long c = 0; c < SAT__HINTS * cells; c++)
         sr->chint[c] = -1;
+    for (long c = 0; c < fine; c++)
+        sr->cert[c] = -2;
+    sr->lastcert = -1;
     sr->serial = 0;
     sr->cover = -1;
     return 1;
+}
+
+/* Raises the floor to the radius of a disc about the origin that the certified cells cover
+ * (every cell nearer than it is held whole by one difference, deeper than its tolerance and
+ * the margin: no candidate there is ever taken), the cells asked ring by ring about the
+ * origin's, until a ring is no nearer than a cell that is not held. */
+static void raise_floor(search *sr)
+{
+    const dgrid *g = &sr->g;
+    int fnx = g->nx * sr->sub, fny = g->ny * sr->sub;
+    double fw = sr->fw, x1 = g->x0 + fnx * fw, y1 = g->y0 + fny * fw;
+    if (!(g->x0 < 0.0 && g->y0 < 0.0 && x1 > 0.0 && y1 > 0.0))
+        return;
+    double rho = fmin(fmin(-g->x0, x1), fmin(-g->y0, y1));
+    int ox = grid_at(0.0, g->x0, fw, fnx), oy = grid_at(0.0, g->y0, fw, fny);
+    for (int k = 0; (k - 1) * fw < rho && (k - 1) * fw < sr->cap; k++) {
+        /* the ring's cells in turn around it (neighbours one after another: the last
+         * difference that held one is asked first) */
+        int side = 2 * k, cells = k == 0 ? 1 : 4 * side;
+        for (int q = 0; q < cells; q++) {
+            int cx, cy;
+            if (k == 0)
+                cx = ox, cy = oy;
+            else if (q < side)
+                cx = ox - k + q, cy = oy - k;
+            else if (q < 2 * side)
+                cx = ox + k, cy = oy - k + (q - side);
+            else if (q < 3 * side)
+                cx = ox + k - (q - 2 * side), cy = oy + k;
+            else
+                cx = ox - k, cy = oy + k - (q - 3 * side);
+            if (cx < 0 || cx >= fnx || cy < 0 || cy >= fny)
+                continue;
+            double lx = g->x0 + cx * fw, hx = g->x0 + (cx + 1) * fw;
+            double ly = g->y0 + cy * fw, hy = g->y0 + (cy + 1) * fw;
+            double dx = fmax(0.0, fmax(lx, -hx)), dy = fmax(0.0, fmax(ly, -hy));
+            double dmin = sqrt(dx * dx + dy * dy);
+            if (dmin < rho && cell_cover(sr, cy * fnx + cx) < 0)
+                rho = dmin;
+        }
+    }
+    rho -= sr->margin;
+    if (rho > sr->floor)
+        sr->floor = rho;
 }
 
 /* Keeps an exposed piece (idx of difference k) and considers its own points. 0: out of
@@ -1332,6 +1481,8 @@ static int expose_all(search *sr)
         const mdiff *d = &ar->d[k];
         if (box_dist(d) > fmin(sr->best, sr->cap) + sr->margin)
             continue; /* its box is beyond: every piece is */
+        if (box_far(d) + sr->margin < sr->floor)
+            continue; /* its box is within the floor: every piece is */
         if (d->n == 1) {
             if (!vertex_piece(sr, k, 0, 1)) /* the whole circle, or a point */
                 return 0;
@@ -1533,6 +1684,7 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         sr.last = 0;
         ok = search_begin(&sr, &sc, sr.cap);
         if (ok) {
+            raise_floor(&sr);
             ok = expose_all(&sr) && cross_exposed(&sr);
             search_end(&sr, &sc);
         }

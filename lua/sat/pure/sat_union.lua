@@ -738,6 +738,11 @@ local SR_ATX, SR_ATY = 0.0, 0.0
 local SR_RANK = { [0] = 0, 0, 0, 0, 0, 0, 0 }
 local SR_SERIAL, SR_COVER = 0, -1
 local SR_DONE = 0.0 -- the pieces marked covered are covered within it (the rounds before)
+-- the certificates' cells: each grid cell split in SAT__SUB x SAT__SUB, of side SR_FW; CERT[c]:
+-- the difference that holds cell c's grown rectangle (-1: none, -2: not asked yet)
+local SAT__SUB = 3
+local SR_FW, SR_LASTCERT = 1.0, -1
+local CERT = {}
 local EX, EXD, NEX = {}, {}, 0 -- exposed pieces (a pool of tables), their (k, idx)
 
 -- Whether difference k holds c deeper than its parts' own touch tolerance.
@@ -996,6 +1001,76 @@ local function ask(k, m, cv)
   return true
 end
 
+-- Whether a difference (core at first, n, r) holds the rectangle (lo, hi) deeper than lim
+-- (see the C's rect_held).
+local function rect_held(first, n, r, lox, loy, hix, hiy, lim)
+  if n < 3 or r ~= 0.0 then
+    return holds(first, n, r, lox, loy, lim) and holds(first, n, r, hix, hiy, lim) and
+      holds(first, n, r, hix, loy, lim) and holds(first, n, r, lox, hiy, lim)
+  end
+  local nm = first + n
+  for i = 0, n - 1 do
+    local nx, ny = AVX[nm + i], AVY[nm + i]
+    local cx, cy = nx > 0.0 and hix or lox, ny > 0.0 and hiy or loy
+    local s = nx * (cx - AVX[first + i]) + ny * (cy - AVY[first + i])
+    if not (0.0 - s > lim) then
+      return false
+    end
+  end
+  return true
+end
+
+-- The grown rectangle of a certificates' cell (see the C's cell_rect): lox, loy, hix, hiy.
+local function cell_rect(fine)
+  local g, fw = G, SR_FW
+  local fnx = g.nx * SAT__SUB
+  local cy = floor(fine / fnx)
+  local cx = fine - cy * fnx
+  local e = fw / 16.0
+  return g.x0 + cx * fw - e, g.y0 + cy * fw - e, g.x0 + (cx + 1) * fw + e,
+    g.y0 + (cy + 1) * fw + e
+end
+
+local function fine_cell(x, y)
+  local g = G
+  local fnx, fny = g.nx * SAT__SUB, g.ny * SAT__SUB
+  return grid_at(y, g.y0, SR_FW, fny) * fnx + grid_at(x, g.x0, SR_FW, fnx)
+end
+
+-- The difference (the last that held a cell first, then the grid's list at the cell's
+-- middle, in its order) that holds the whole of a certificates' cell's grown rectangle
+-- deeper than its tolerance and the margin, or -1: asked once per search.
+local function cell_cover(fine)
+  local c = CERT[fine]
+  if c ~= -2 then
+    return c
+  end
+  local found = -1
+  local lox, loy, hix, hiy = cell_rect(fine)
+  local cell = grid_cell((lox + hix) * 0.5, (loy + hiy) * 0.5)
+  local j, stop = GSTART[cell] - 1, GSTART[cell + 1]
+  while j < stop and found < 0 do
+    local m
+    if j < GSTART[cell] then
+      m = SR_LASTCERT
+    else
+      m = GITEM[j]
+    end
+    if not (m < 0 or (j >= GSTART[cell] and m == SR_LASTCERT)) then
+      if not (lox < DLOX[m] or hix > DHIX[m] or loy < DLOY[m] or hiy > DHIY[m]) and
+        rect_held(DFIRST[m], DN[m], DR[m], lox, loy, hix, hiy, DTOL[m] + SR_MARGIN) then
+        found = m
+      end
+    end
+    j = j + 1
+  end
+  if found >= 0 then
+    SR_LASTCERT = found
+  end
+  CERT[fine] = found
+  return found
+end
+
 -- Whether the differences near a piece of difference k cover it (see sat_union.c).
 local function covered(k, cv)
   SR_SERIAL = SR_SERIAL + 1
@@ -1015,17 +1090,34 @@ local function covered(k, cv)
   while true do
     local front = gap[0]
     local fx, fy = cv.p0x + cv.ex * front, cv.p0y + cv.ey * front
-    local cell = grid_cell(fx, fy)
+    local cell, fine = grid_cell(fx, fy), fine_cell(fx, fy)
+    local m = cell_cover(fine)
+    local moved = false
+    if m >= 0 and m ~= k then -- (what of it is in the cell's rectangle is covered)
+      local lox, loy, hix, hiy = cell_rect(fine)
+      local a, b = slab(cv.p0x, cv.ex, lox, hix, -HUGE, HUGE)
+      a, b = slab(cv.p0y, cv.ey, loy, hiy, a, b)
+      if a < b then
+        cv.n = cut(gap, cv.n, a, b)
+      end
+      if cv.n == 0 then
+        return true
+      end
+      moved = gap[0] ~= front
+    end
     local h = 0
-    while h < SAT__HINTS and gap[0] == front do
+    while not moved and h < SAT__HINTS and gap[0] == front do
       if ask(k, CHINT[SAT__HINTS * cell + h], cv) then
         return true
       end
       h = h + 1
     end
     local j, stop = GSTART[cell], GSTART[cell + 1]
+    if moved then
+      j = stop
+    end
     while j < stop and gap[0] == front do
-      local m = GITEM[j]
+      m = GITEM[j]
       if not (fx < DLOX[m] or fx > DHIX[m] or fy < DLOY[m] or fy > DHIY[m] or
         STAMP[m] == SR_SERIAL or m == k or
         not holds(DFIRST[m], DN[m], DR[m], fx, fy, DTOL[m] + SR_MARGIN)) then
@@ -1114,6 +1206,13 @@ end
 local function box_dist(d)
   local dx = fmax(0.0, fmax(DLOX[d], -DHIX[d]))
   local dy = fmax(0.0, fmax(DLOY[d], -DHIY[d]))
+  return sqrt(dx * dx + dy * dy)
+end
+
+-- The distance from the origin to the farthest corner of a difference's box.
+local function box_far(d)
+  local dx = fmax(-DLOX[d], DHIX[d])
+  local dy = fmax(-DLOY[d], DHIY[d])
   return sqrt(dx * dx + dy * dy)
 end
 
@@ -1230,8 +1329,61 @@ local function search_begin(cap)
   for c = 0, SAT__HINTS * cells - 1 do
     CHINT[c] = -1
   end
+  SR_FW = g.w / SAT__SUB
+  for c = 0, cells * SAT__SUB * SAT__SUB - 1 do
+    CERT[c] = -2
+  end
+  SR_LASTCERT = -1
   SR_SERIAL = 0
   SR_COVER = -1
+end
+
+-- Raises the floor to the radius of a disc about the origin that the certified cells cover,
+-- the cells asked ring by ring about the origin's (see the C's raise_floor).
+local function raise_floor()
+  local g, fw = G, SR_FW
+  local fnx, fny = g.nx * SAT__SUB, g.ny * SAT__SUB
+  local x0, y0 = g.x0, g.y0
+  local x1, y1 = x0 + fnx * fw, y0 + fny * fw
+  if not (x0 < 0.0 and y0 < 0.0 and x1 > 0.0 and y1 > 0.0) then
+    return
+  end
+  local rho = fmin(fmin(-x0, x1), fmin(-y0, y1))
+  local ox, oy = grid_at(0.0, x0, fw, fnx), grid_at(0.0, y0, fw, fny)
+  local k = 0
+  while (k - 1) * fw < rho and (k - 1) * fw < SR_CAP do
+    -- the ring's cells in turn around it
+    local side = 2 * k
+    local cells = k == 0 and 1 or 4 * side
+    for q = 0, cells - 1 do
+      local cx, cy
+      if k == 0 then
+        cx, cy = ox, oy
+      elseif q < side then
+        cx, cy = ox - k + q, oy - k
+      elseif q < 2 * side then
+        cx, cy = ox + k, oy - k + (q - side)
+      elseif q < 3 * side then
+        cx, cy = ox + k - (q - 2 * side), oy + k
+      else
+        cx, cy = ox - k, oy + k - (q - 3 * side)
+      end
+      if not (cx < 0 or cx >= fnx or cy < 0 or cy >= fny) then
+        local lx, hx = x0 + cx * fw, x0 + (cx + 1) * fw
+        local ly, hy = y0 + cy * fw, y0 + (cy + 1) * fw
+        local dx, dy = fmax(0.0, fmax(lx, -hx)), fmax(0.0, fmax(ly, -hy))
+        local dmin = sqrt(dx * dx + dy * dy)
+        if dmin < rho and cell_cover(cy * fnx + cx) < 0 then
+          rho = dmin
+        end
+      end
+    end
+    k = k + 1
+  end
+  rho = rho - SR_MARGIN
+  if rho > SR_FLOOR then
+    SR_FLOOR = rho
+  end
 end
 
 -- Keeps an exposed piece (idx of difference k) and considers its own points.
@@ -1285,7 +1437,9 @@ local function expose_all()
   local pc = PC
   for o = 0, ND - 1 do
     local k = ORDER[o]
-    if not (box_dist(k) > fmin(SR_BEST, SR_CAP) + SR_MARGIN) then
+    -- (its box beyond, or within the floor: every piece is)
+    if not (box_dist(k) > fmin(SR_BEST, SR_CAP) + SR_MARGIN) and
+      not (box_far(k) + SR_MARGIN < SR_FLOOR) then
       local n = DN[k]
       if n == 1 then
         vertex_piece(k, 0, true) -- the whole circle, or a point
@@ -1468,6 +1622,7 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
     SR_CAP = fmin(beyond, ub)
     SR_LAST = 0
     search_begin(SR_CAP)
+    raise_floor()
     expose_all()
     cross_exposed()
     if SR_BEST < HUGE or not (beyond < HUGE) then
