@@ -254,9 +254,11 @@ static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *l
     return ln->tau;
 }
 
-/* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. */
+/* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. With
+ * lines_only, none (0) when no line of the faces or of the farthest point meets both (the
+ * search for the deepest line left out). */
 static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat_vec n,
-                          sat_vec out[2])
+                          sat_vec out[2], int lines_only)
 {
     line ln;
     face fa, fb, *ref;
@@ -292,7 +294,7 @@ static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat
         if (common(a, b, d, &ln, &mid) >= -2.0 * ln.tol)
             out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
     }
-    if (found == 0) {
+    if (found == 0 && !lines_only) {
         deepest(a, b, d, &ln);
         common(a, b, d, &ln, &mid);
         out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
@@ -306,40 +308,79 @@ static sat_vec world(const sat_shape *s, sat_vec p)
     return sat__v((s->pos.x + p.x) + s->pos_lo.x, (s->pos.y + p.y) + s->pos_lo.y);
 }
 
+/* Where along t (a's frame) the point of the deepest line of part pair x, y (x at c, y at d
+ * from x) lies: its tau is within the common part of both parts' spans across n (their
+ * middle when they miss), and the point c + t tau + n mid; with a margin far above the
+ * rounding. */
+static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_vec d, sat_vec t,
+                         double *lo, double *hi)
+{
+    double xlo, xhi, ylo, yhi, at = sat__dot(c, t);
+    sat__interval(x, sat__v(0.0, 0.0), t, &xlo, &xhi);
+    sat__interval(y, d, t, &ylo, &yhi);
+    double l = xlo > ylo ? xlo : ylo, h = xhi < yhi ? xhi : yhi;
+    if (l > h)
+        l = h = 0.5 * (l + h);
+    double slack = 1e-6 * (fabs(at) + fabs(l) + fabs(h) + x->bound + y->bound + fabs(d.x) + fabs(d.y));
+    *lo = at + l - slack;
+    *hi = at + h + slack;
+}
+
 /* With a compound, r the union's result (a first): every part pair that meets gives its
  * points along the union's normal, and the two extremes across the normal are kept (one
  * point when they coincide). The part pairs are gated as sat_union.c gates them
- * (sat__part_gap), so that every pair the union's verdict came from gives points. */
+ * (sat__part_gap), so that every pair the union's verdict came from gives points. The search
+ * for a pair's deepest line (when no other line meets both) is made only where its point
+ * can be an extreme: a first pass finds, over the pairs that meet, the least of a pair's
+ * greatest place across the normal (top: its lines' points, else its deepest line's span)
+ * and the greatest of its least (bottom); a deepest line above top and below bottom is
+ * neither extreme (every pair gives a point at or below its own top). */
 static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
                              sat_vec out[2])
 {
     sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo, aown[2], bown[2];
-    double slo = HUGE_VAL, shi = -HUGE_VAL;
+    double slo = HUGE_VAL, shi = -HUGE_VAL, top = HUGE_VAL, bottom = -HUGE_VAL;
     sat_vec t = sat__perp(r->normal);
     if (a->kind != SAT_COMPOUND)
         sat__box(a, &aown[0], &aown[1]);
     if (b->kind != SAT_COMPOUND)
         sat__box(b, &bown[0], &bown[1]);
-    for (int i = 0; i < sat__nparts(a); i++) {
-        const sat_shape *x = sat__part_of(a, i);
-        sat_vec xlo, xhi;
-        sat__part_box(a, i, aown, &xlo, &xhi);
-        for (int j = 0; j < sat__nparts(b); j++) {
-            const sat_shape *y = sat__part_of(b, j);
-            sat_vec ylo, yhi, d = sat__offset(x, y);
-            sat__part_box(b, j, bown, &ylo, &yhi);
-            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
-                !sat_test(x, y))
-                continue;
-            sat_vec c = sat__offset(a, x);
-            int n = contact_points(x, y, d, r->normal, p);
-            for (int k = 0; k < n; k++) {
-                sat_vec q = sat__add(c, p[k]);
-                double s = sat__dot(q, t);
-                if (s < slo)
-                    slo = s, lo = q;
-                if (s > shi)
-                    shi = s, hi = q;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < sat__nparts(a); i++) {
+            const sat_shape *x = sat__part_of(a, i);
+            sat_vec xlo, xhi, c = sat__offset(a, x);
+            sat__part_box(a, i, aown, &xlo, &xhi);
+            for (int j = 0; j < sat__nparts(b); j++) {
+                const sat_shape *y = sat__part_of(b, j);
+                sat_vec ylo, yhi, d = sat__offset(x, y);
+                double plo = HUGE_VAL, phi = -HUGE_VAL;
+                sat__part_box(b, j, bown, &ylo, &yhi);
+                if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
+                    !sat_test(x, y))
+                    continue;
+                int n = contact_points(x, y, d, r->normal, p, 1);
+                if (n == 0) {
+                    deepest_span(x, y, c, d, t, &plo, &phi);
+                    if (pass == 1 && !(plo > top && phi < bottom))
+                        n = contact_points(x, y, d, r->normal, p, 0);
+                }
+                for (int k = 0; k < n; k++) {
+                    sat_vec q = sat__add(c, p[k]);
+                    double s = sat__dot(q, t);
+                    if (pass == 0) {
+                        plo = s < plo ? s : plo;
+                        phi = s > phi ? s : phi;
+                        continue;
+                    }
+                    if (s < slo)
+                        slo = s, lo = q;
+                    if (s > shi)
+                        shi = s, hi = q;
+                }
+                if (pass == 0) {
+                    top = phi < top ? phi : top;
+                    bottom = plo > bottom ? plo : bottom;
+                }
             }
         }
     }
@@ -365,7 +406,7 @@ int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
         return 0;
     if (b->kind == SAT_COMPOUND)
         return compound_contacts(a, b, &r, out);
-    int n = contact_points(a, b, sat__offset(a, b), r.normal, p);
+    int n = contact_points(a, b, sat__offset(a, b), r.normal, p, 0);
     for (int i = 0; i < n; i++)
         out[i] = world(a, p[i]);
     return n;
@@ -387,11 +428,11 @@ static sat_vec hit_point(const sat_shape *a, const sat_shape *b, sat_vec vb,
     sat_vec p[2], at, d = sat__offset(a, b);
     if (sat__comes_first(a, b))
         at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
-                                                         hit->result.normal, p)),
+                                                         hit->result.normal, p, 0)),
                                hit->move));
     else
         at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
-                                               sat__neg(hit->result.normal), p)));
+                                               sat__neg(hit->result.normal), p, 0)));
     return sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
 }
 

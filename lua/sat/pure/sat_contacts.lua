@@ -21,7 +21,7 @@ local S = require("sat.pure.sat_shape")
 
 local M = {}
 
-local sqrt = math.sqrt
+local sqrt, abs = math.sqrt, math.abs
 local HUGE = math.huge
 local in_range = I.sat__in_range
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
@@ -255,8 +255,9 @@ local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
 end
 
 -- The contacts of a (at the origin) and b (at d), n from a toward b, relative to a: count,
--- x1, y1, x2, y2.
-local function contact_points(a, b, dx, dy, nx, ny)
+-- x1, y1, x2, y2. With lines_only, none (0) when no line of the faces or of the farthest
+-- point meets both (the search for the deepest line left out).
+local function contact_points(a, b, dx, dy, nx, ny, lines_only)
   local tx, ty = -ny, nx
   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
   local lines, found = 1, 0
@@ -298,7 +299,7 @@ local function contact_points(a, b, dx, dy, nx, ny)
       end
     end
   end
-  if found == 0 then
+  if found == 0 and not lines_only then
     local tau = deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
     local _, mid = common(a, b, dx, dy, tx, ty, nx, ny, tau, tol)
     x1, y1 = tx * tau + nx * mid, ty * tau + ny * mid
@@ -320,13 +321,29 @@ local function part(s, i) -- 1-based
   return s
 end
 
+-- Where along t (a's frame) the point of the deepest line of part pair x, y (x at c, y at d
+-- from x) lies, with a margin (see the C's deepest_span): lo, hi.
+local function deepest_span(x, y, cx, cy, dx, dy, tx, ty)
+  local at = cx * tx + cy * ty
+  local xlo, xhi = interval(x, 0.0, 0.0, tx, ty)
+  local ylo, yhi = interval(y, dx, dy, tx, ty)
+  local l, h = xlo > ylo and xlo or ylo, xhi < yhi and xhi or yhi
+  if l > h then
+    l = 0.5 * (l + h)
+    h = l
+  end
+  local slack = 1e-6 * (abs(at) + abs(l) + abs(h) + x.bound + y.bound + abs(dx) + abs(dy))
+  return at + l - slack, at + h + slack
+end
+
 -- With a compound, r the union's result (a first): every part pair that meets gives its
 -- points along the union's normal, and the two extremes across the normal are kept (one
 -- point when they coincide). Part pairs whose boxes are apart by more than four times their
--- touch tolerance cannot meet.
+-- touch tolerance cannot meet. A pair's deepest line is searched for only where its point
+-- can be an extreme (see the C's compound_contacts: a first pass finds top and bottom).
 local function compound_contacts(a, b, rnx, rny)
   local lox, loy, hix, hiy = 0.0, 0.0, 0.0, 0.0
-  local slo, shi = HUGE, -HUGE
+  local slo, shi, top, bottom = HUGE, -HUGE, HUGE, -HUGE
   local tx, ty = -rny, rnx
   local alox, aloy, ahix, ahiy, blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
   if a.kind ~= SAT_COMPOUND then
@@ -335,32 +352,50 @@ local function compound_contacts(a, b, rnx, rny)
   if b.kind ~= SAT_COMPOUND then
     blox, bloy, bhix, bhiy = sat__box(b)
   end
-  for i = 1, part_count(a) do
-    local x = part(a, i)
-    local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
-    for j = 1, part_count(b) do
-      local y = part(b, j)
-      local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
-      local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
-      local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
-      -- sat__boxes_apart
-      if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
-        xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then
-        local cx, cy = (x.px - a.px) + (x.plx - a.plx), (x.py - a.py) + (x.ply - a.ply)
-        local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny)
-        for k = 1, n do
-          local qx, qy
-          if k == 1 then
-            qx, qy = cx + x1, cy + y1
-          else
-            qx, qy = cx + x2, cy + y2
+  for pass = 0, 1 do
+    for i = 1, part_count(a) do
+      local x = part(a, i)
+      local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
+      for j = 1, part_count(b) do
+        local y = part(b, j)
+        local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
+        local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
+        local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
+        -- sat__boxes_apart
+        if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
+          xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then
+          local cx, cy = (x.px - a.px) + (x.plx - a.plx), (x.py - a.py) + (x.ply - a.ply)
+          local plo, phi = HUGE, -HUGE
+          local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, true)
+          if n == 0 then
+            plo, phi = deepest_span(x, y, cx, cy, dx, dy, tx, ty)
+            if pass == 1 and not (plo > top and phi < bottom) then
+              n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, false)
+            end
           end
-          local s = qx * tx + qy * ty
-          if s < slo then
-            slo, lox, loy = s, qx, qy
+          for k = 1, n do
+            local qx, qy
+            if k == 1 then
+              qx, qy = cx + x1, cy + y1
+            else
+              qx, qy = cx + x2, cy + y2
+            end
+            local s = qx * tx + qy * ty
+            if pass == 0 then
+              plo = s < plo and s or plo
+              phi = s > phi and s or phi
+            else
+              if s < slo then
+                slo, lox, loy = s, qx, qy
+              end
+              if s > shi then
+                shi, hix, hiy = s, qx, qy
+              end
+            end
           end
-          if s > shi then
-            shi, hix, hiy = s, qx, qy
+          if pass == 0 then
+            top = phi < top and phi or top
+            bottom = plo > bottom and plo or bottom
           end
         end
       end
