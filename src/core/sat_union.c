@@ -55,6 +55,19 @@
 #define SAT_UNION_MTV union_mtv
 #endif
 
+/* fmin and fmax as glibc computes them on x86-64 (minsd, maxsd), and the pure twin
+ * (sat_internal.lua): equal operands (-0 and +0 included) give the second, a NaN the
+ * other operand; inline (libm's are calls). */
+static inline double umin(double x, double y)
+{
+    return x < y ? x : y == y ? y : x;
+}
+
+static inline double umax(double x, double y)
+{
+    return x > y ? x : y == y ? y : x;
+}
+
 /* Distance from p to the segment a-b. */
 static double seg_point_dist(sat_vec p, sat_vec a, sat_vec b)
 {
@@ -397,8 +410,8 @@ static int minkowski(const sat_vec *P, int np, const sat_vec *Q, int nq, sat_vec
 }
 
 /* Drops repeated points; a sum with no area (parallel segments, points) becomes the segment
- * between its extremes, or a point. */
-static int tidy(sat_vec *p, int n)
+ * between its extremes, or a point. *a2: twice its area, when 3 points or more are left. */
+static int tidy(sat_vec *p, int n, double *area2)
 {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -410,9 +423,10 @@ static int tidy(sat_vec *p, int n)
         return m;
     double ext = 0.0, a2 = 0.0;
     for (int i = 0; i < m; i++) {
-        ext = fmax(ext, sat__len(sat__sub(p[i], p[0])));
+        ext = umax(ext, sat__len(sat__sub(p[i], p[0])));
         a2 += sat__cross(sat__sub(p[i], p[0]), sat__sub(p[(i + 1) % m], p[0]));
     }
+    *area2 = a2;
     if (fabs(a2) > 1e-10 * ext * ext)
         return m;
     int e1 = 0, e2 = 0;
@@ -450,7 +464,8 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     mk.flags = ar->f + ar->nv;
     core_points(y, cb, 1.0, P);
     core_points(x, ca, -1.0, Q);
-    int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m);
+    double a2 = 0.0, per = 0.0;
+    int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m, &a2);
     memmove(P, out, (size_t)k * sizeof *P);
     if (k != m || k < 3) /* (a sum tidied: its edges' sources are not known) */
         memset(mk.flags, 0, (size_t)k);
@@ -463,19 +478,17 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     d->tol = sat__touch_tol(x, y);
     d->lo = d->hi = P[0];
     for (int i = 0; i < k; i++) {
-        sat_vec e = sat__sub(P[(i + 1) % k], P[i]);
-        P[k + i] = sat__normalize(sat__v(e.y, -e.x), NULL);
-        d->lo = sat__v(fmin(d->lo.x, P[i].x), fmin(d->lo.y, P[i].y));
-        d->hi = sat__v(fmax(d->hi.x, P[i].x), fmax(d->hi.y, P[i].y));
+        double len;
+        sat_vec e = sat__sub(P[i + 1 == k ? 0 : i + 1], P[i]);
+        P[k + i] = sat__normalize(sat__v(e.y, -e.x), &len);
+        per += len; /* (|e|, as sat__len gives it) */
+        d->lo = sat__v(umin(d->lo.x, P[i].x), umin(d->lo.y, P[i].y));
+        d->hi = sat__v(umax(d->hi.x, P[i].x), umax(d->hi.y, P[i].y));
     }
     d->lo = sat__v(d->lo.x - d->r, d->lo.y - d->r);
     d->hi = sat__v(d->hi.x + d->r, d->hi.y + d->r);
-    double a2 = 0.0, per = 0.0;
-    for (int i = 0; k >= 3 && i < k; i++) {
-        a2 += sat__cross(sat__sub(P[i], P[0]), sat__sub(P[(i + 1) % k], P[0]));
-        per += sat__len(sat__sub(P[(i + 1) % k], P[i]));
-    }
-    d->deep = d->r + (per > 0.0 ? a2 / per : 0.0);
+    /* (a2: tidy's, the same sum; none below 3 points) */
+    d->deep = d->r + (k >= 3 && per > 0.0 ? a2 / per : 0.0);
     ar->nv += 2 * k;
     return 1;
 }
@@ -499,7 +512,7 @@ static double depth(const sat_vec *v, int n, double r, sat_vec t)
         return r - smax; /* beyond one edge's line by more than r: apart, by at least that */
     double m = HUGE_VAL;
     for (int i = 0; i < n; i++)
-        m = fmin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
+        m = umin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
     return r - m;
 }
 
@@ -548,7 +561,7 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
         pc->full = 1;
         pc->c = v[0];
         pc->n0 = pc->n1 = sat__v(1.0, 0.0);
-        pc->dist = fmax(0.0, sat__len(v[0]) - d->r);
+        pc->dist = umax(0.0, sat__len(v[0]) - d->r);
         pc->lo = sat__v(v[0].x - d->r, v[0].y - d->r);
         pc->hi = sat__v(v[0].x + d->r, v[0].y + d->r);
         pc->far = sat__len(v[0]) + d->r;
@@ -562,9 +575,9 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
         pc->p0 = sat__add(v[k], sat__mul(pc->n, d->r));
         pc->p1 = sat__add(v[(k + 1) % n], sat__mul(pc->n, d->r));
         pc->dist = sat__len(nearest_on(pc->p0, pc->p1));
-        pc->lo = sat__v(fmin(pc->p0.x, pc->p1.x), fmin(pc->p0.y, pc->p1.y));
-        pc->hi = sat__v(fmax(pc->p0.x, pc->p1.x), fmax(pc->p0.y, pc->p1.y));
-        pc->far = fmax(sat__len(pc->p0), sat__len(pc->p1));
+        pc->lo = sat__v(umin(pc->p0.x, pc->p1.x), umin(pc->p0.y, pc->p1.y));
+        pc->hi = sat__v(umax(pc->p0.x, pc->p1.x), umax(pc->p0.y, pc->p1.y));
+        pc->far = umax(sat__len(pc->p0), sat__len(pc->p1));
         return;
     }
     pc->arc = 1;
@@ -572,7 +585,7 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
     pc->c = v[(k + 1) % n];
     pc->n0 = nm[k];
     pc->n1 = nm[(k + 1) % n];
-    pc->dist = fmax(0.0, sat__len(pc->c) - d->r);
+    pc->dist = umax(0.0, sat__len(pc->c) - d->r);
     pc->lo = sat__v(pc->c.x - d->r, pc->c.y - d->r);
     pc->hi = sat__v(pc->c.x + d->r, pc->c.y + d->r);
     pc->far = sat__len(pc->c) + d->r;
@@ -650,7 +663,7 @@ static int cross_pieces(const piece *a, const piece *b, sat_vec x[2])
         if (!(L > 0.0) || L > a->r + b->r || L < fabs(a->r - b->r))
             return 0;
         double al = (a->r * a->r - b->r * b->r + L * L) / (2.0 * L);
-        double h = sqrt(fmax(0.0, a->r * a->r - al * al));
+        double h = sqrt(umax(0.0, a->r * a->r - al * al));
         sat_vec m = sat__add(a->c, sat__mul(d, al / L)), pp = sat__mul(sat__perp(d), h / L);
         sat_vec c[2];
         c[0] = sat__add(m, pp);
@@ -757,8 +770,8 @@ typedef struct dgrid {
 
 static int grid_at(double x, double x0, double w, int n)
 {
-    double f = floor((x - x0) / w);
-    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int)f;
+    double f = (x - x0) / w; /* (floor(f) clamped: below 0, at n or above, else truncated) */
+    return !(f >= 0.0) ? 0 : f >= (double)n ? n - 1 : (int)f;
 }
 
 static int grid_cell(const dgrid *g, sat_vec c)
@@ -917,7 +930,7 @@ static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_
     for (int i = 0; i < n; i++) {
         disc_chord(p0, e, v[i], g, &a, &b);
         if (a < b)
-            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+            *lo = umin(*lo, a), *hi = umax(*hi, b);
         if (n == 1 || (n == 2 && i == 1))
             continue;
         /* the band along edge i (its tangent t, length L) */
@@ -928,7 +941,7 @@ static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_
         slab(sat__dot(t, q), sat__dot(t, e), 0.0, L, &a, &b);
         slab(sat__dot(nm[i], q), sat__dot(nm[i], e), -g, g, &a, &b);
         if (a < b)
-            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+            *lo = umin(*lo, a), *hi = umax(*hi, b);
     }
 }
 
@@ -1028,20 +1041,20 @@ static int ask(search *sr, int k, int m, cover *cv)
 /* The certificates' cells: the grid's cells split in sub x sub, of side fw. The rectangle
  * of one, grown by a sixteenth of its side on every side (a front on its side is inside it,
  * and what is cut leaves the next front in the next cell). */
-static void cell_rect(const search *sr, int fine, sat_vec *lo, sat_vec *hi)
+static void cell_rect(const search *sr, int cx, int cy, sat_vec *lo, sat_vec *hi)
 {
     const dgrid *g = &sr->g;
-    int fnx = g->nx * sr->sub, cx = fine % fnx, cy = fine / fnx;
     double e = sr->fw / 16.0;
     *lo = sat__v(g->x0 + cx * sr->fw - e, g->y0 + cy * sr->fw - e);
     *hi = sat__v(g->x0 + (cx + 1) * sr->fw + e, g->y0 + (cy + 1) * sr->fw + e);
 }
 
-static int fine_cell(const search *sr, sat_vec c)
+/* The certificates' cell of c: its column and row. */
+static void fine_cell(const search *sr, sat_vec c, int *cx, int *cy)
 {
     const dgrid *g = &sr->g;
-    int fnx = g->nx * sr->sub, fny = g->ny * sr->sub;
-    return grid_at(c.y, g->y0, sr->fw, fny) * fnx + grid_at(c.x, g->x0, sr->fw, fnx);
+    *cx = grid_at(c.x, g->x0, sr->fw, g->nx * sr->sub);
+    *cy = grid_at(c.y, g->y0, sr->fw, g->ny * sr->sub);
 }
 
 /* Whether a difference (core v, n, r) holds the rectangle (lo, hi) deeper than lim: a core
@@ -1067,15 +1080,15 @@ static int rect_held(const sat_vec *v, int n, double r, sat_vec lo, sat_vec hi, 
  * whole of a fine cell's grown rectangle deeper than its tolerance and the margin, or -1:
  * asked once per search. A difference's depth is concave (a convex core grown by a radius),
  * so it holds the rectangle when it holds its four corners. */
-static int cell_cover(search *sr, int fine)
+static int cell_cover(search *sr, int cx, int cy)
 {
+    const dgrid *g = &sr->g;
+    int fine = cy * g->nx * sr->sub + cx;
     if (sr->cert[fine] != -2)
         return sr->cert[fine];
-    const dgrid *g = &sr->g;
     sat_vec lo, hi;
-    int found = -1;
-    cell_rect(sr, fine, &lo, &hi);
-    int cell = grid_cell(g, sat__mul(sat__add(lo, hi), 0.5));
+    int found = -1, cell = cy / sr->sub * g->nx + cx / sr->sub; /* (the grid's cell holding it) */
+    cell_rect(sr, cx, cy, &lo, &hi);
     for (int j = g->start[cell] - 1; j < g->start[cell + 1] && found < 0; j++) {
         int m = j < g->start[cell] ? sr->lastcert : g->item[j];
         if (m < 0 || (j >= g->start[cell] && m == sr->lastcert))
@@ -1114,11 +1127,13 @@ static int covered(search *sr, int k, cover *cv)
     for (;;) {
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
-        int cell = grid_cell(g, f), fine = fine_cell(sr, f), m = cell_cover(sr, fine);
+        int cell = grid_cell(g, f), fx, fy;
+        fine_cell(sr, f, &fx, &fy);
+        int m = cell_cover(sr, fx, fy);
         if (m >= 0 && m != k) { /* (what of it is in the cell's rectangle is covered) */
             sat_vec lo, hi;
             double a = -HUGE_VAL, b = HUGE_VAL;
-            cell_rect(sr, fine, &lo, &hi);
+            cell_rect(sr, fx, fy, &lo, &hi);
             slab(cv->p0.x, cv->e.x, lo.x, hi.x, &a, &b);
             slab(cv->p0.y, cv->e.y, lo.y, hi.y, &a, &b);
             if (a < b)
@@ -1158,7 +1173,7 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
     cover cv;
     sat_vec p0 = pc->p0, e = sat__sub(pc->p1, pc->p0);
     double A = sat__dot(e, e), B = sat__dot(p0, e), P = sat__dot(p0, p0);
-    double R = fmin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
+    double R = umin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
     if (before && sr->done > F)
         F = sr->done; /* (covered within it in the rounds before) */
     double disc = B * B - A * (P - R * R);
@@ -1168,8 +1183,8 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
     cv.arc = 0;
     cv.p0 = p0;
     cv.e = e;
-    cv.gap[0] = fmax(0.0, (-B - sq) / A);
-    cv.gap[1] = fmin(1.0, (-B + sq) / A);
+    cv.gap[0] = umax(0.0, (-B - sq) / A);
+    cv.gap[1] = umin(1.0, (-B + sq) / A);
     cv.n = cv.gap[0] <= cv.gap[1];
     disc = B * B - A * (P - F * F);
     if (cv.n && F > 0.0 && disc > 0.0) {
@@ -1180,8 +1195,8 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
         return 0;
     sat_vec q0 = sat__add(p0, sat__mul(e, cv.gap[0]));
     sat_vec q1 = sat__add(p0, sat__mul(e, cv.gap[2 * cv.n - 1]));
-    cv.lo = sat__v(fmin(q0.x, q1.x), fmin(q0.y, q1.y));
-    cv.hi = sat__v(fmax(q0.x, q1.x), fmax(q0.y, q1.y));
+    cv.lo = sat__v(umin(q0.x, q1.x), umin(q0.y, q1.y));
+    cv.hi = sat__v(umax(q0.x, q1.x), umax(q0.y, q1.y));
     return !covered(sr, k, &cv);
 }
 
@@ -1195,8 +1210,8 @@ static int arc_exposed(search *sr, int k, const piece *pc)
         return 1;
     cv.lo = cv.hi = cv.h[0];
     for (int i = 1; i < cv.np; i++) {
-        cv.lo = sat__v(fmin(cv.lo.x, cv.h[i].x), fmin(cv.lo.y, cv.h[i].y));
-        cv.hi = sat__v(fmax(cv.hi.x, cv.h[i].x), fmax(cv.hi.y, cv.h[i].y));
+        cv.lo = sat__v(umin(cv.lo.x, cv.h[i].x), umin(cv.lo.y, cv.h[i].y));
+        cv.hi = sat__v(umax(cv.hi.x, cv.h[i].x), umax(cv.hi.y, cv.h[i].y));
     }
     return !covered(sr, k, &cv);
 }
@@ -1227,14 +1242,14 @@ static void search_end(search *sr, scratch *sc)
 /* The distance from the origin to a difference's box. */
 static double box_dist(const mdiff *d)
 {
-    double dx = fmax(0.0, fmax(d->lo.x, -d->hi.x)), dy = fmax(0.0, fmax(d->lo.y, -d->hi.y));
+    double dx = umax(0.0, umax(d->lo.x, -d->hi.x)), dy = umax(0.0, umax(d->lo.y, -d->hi.y));
     return sqrt(dx * dx + dy * dy);
 }
 
 /* The distance from the origin to the farthest corner of a difference's box. */
 static double box_far(const mdiff *d)
 {
-    double dx = fmax(-d->lo.x, d->hi.x), dy = fmax(-d->lo.y, d->hi.y);
+    double dx = umax(-d->lo.x, d->hi.x), dy = umax(-d->lo.y, d->hi.y);
     return sqrt(dx * dx + dy * dy);
 }
 
@@ -1270,14 +1285,14 @@ static int search_begin(search *sr, scratch *sc, double cap)
     sr->cex = SAT__EXPOSED_STACK;
     for (int k = 0; k < nd; k++) {
         const mdiff *d = &ar->d[k];
-        lo = sat__v(fmin(lo.x, d->lo.x), fmin(lo.y, d->lo.y));
-        hi = sat__v(fmax(hi.x, d->hi.x), fmax(hi.y, d->hi.y));
+        lo = sat__v(umin(lo.x, d->lo.x), umin(lo.y, d->lo.y));
+        hi = sat__v(umax(hi.x, d->hi.x), umax(hi.y, d->hi.y));
         side += (d->hi.x - d->lo.x) + (d->hi.y - d->lo.y);
-        top = fmax(top, d->deep);
+        top = umax(top, d->deep);
     }
-    lo = sat__v(fmin(fmax(lo.x, -R), R), fmin(fmax(lo.y, -R), R));
-    hi = sat__v(fmax(fmin(hi.x, R), lo.x), fmax(fmin(hi.y, R), lo.y));
-    double ext = fmax(hi.x - lo.x, hi.y - lo.y), w = fmax(side / (4.0 * nd), ext / 256.0);
+    lo = sat__v(umin(umax(lo.x, -R), R), umin(umax(lo.y, -R), R));
+    hi = sat__v(umax(umin(hi.x, R), lo.x), umax(umin(hi.y, R), lo.y));
+    double ext = umax(hi.x - lo.x, hi.y - lo.y), w = umax(side / (4.0 * nd), ext / 256.0);
     long entries;
     g->x0 = lo.x;
     g->y0 = lo.y;
@@ -1373,7 +1388,7 @@ static void raise_floor(search *sr)
     double fw = sr->fw, x1 = g->x0 + fnx * fw, y1 = g->y0 + fny * fw;
     if (!(g->x0 < 0.0 && g->y0 < 0.0 && x1 > 0.0 && y1 > 0.0))
         return;
-    double rho = fmin(fmin(-g->x0, x1), fmin(-g->y0, y1));
+    double rho = umin(umin(-g->x0, x1), umin(-g->y0, y1));
     int ox = grid_at(0.0, g->x0, fw, fnx), oy = grid_at(0.0, g->y0, fw, fny);
     for (int k = 0; (k - 1) * fw < rho && (k - 1) * fw < sr->cap; k++) {
         /* the ring's cells in turn around it (neighbours one after another: the last
@@ -1395,9 +1410,9 @@ static void raise_floor(search *sr)
                 continue;
             double lx = g->x0 + cx * fw, hx = g->x0 + (cx + 1) * fw;
             double ly = g->y0 + cy * fw, hy = g->y0 + (cy + 1) * fw;
-            double dx = fmax(0.0, fmax(lx, -hx)), dy = fmax(0.0, fmax(ly, -hy));
+            double dx = umax(0.0, umax(lx, -hx)), dy = umax(0.0, umax(ly, -hy));
             double dmin = sqrt(dx * dx + dy * dy);
-            if (dmin < rho && cell_cover(sr, cy * fnx + cx) < 0)
+            if (dmin < rho && cell_cover(sr, cx, cy) < 0)
                 rho = dmin;
         }
     }
@@ -1463,7 +1478,7 @@ static int vertex_piece(search *sr, int k, int idx, int adjacent)
         consider(sr, pc.c, rank);
         return 1;
     }
-    if (pc.dist < fmin(sr->best, sr->cap) && !(*fl & 4)) {
+    if (pc.dist < umin(sr->best, sr->cap) && !(*fl & 4)) {
         if (arc_exposed(sr, k, &pc))
             return expose(sr, k, idx, &pc);
         *fl |= 4; /* (covered: in the next rounds too) */
@@ -1479,7 +1494,7 @@ static int expose_all(search *sr)
     for (int o = 0; o < ar->nd; o++) {
         int k = sr->order[o];
         const mdiff *d = &ar->d[k];
-        if (box_dist(d) > fmin(sr->best, sr->cap) + sr->margin)
+        if (box_dist(d) > umin(sr->best, sr->cap) + sr->margin)
             continue; /* its box is beyond: every piece is */
         if (box_far(d) + sr->margin < sr->floor)
             continue; /* its box is within the floor: every piece is */
@@ -1495,11 +1510,11 @@ static int expose_all(search *sr)
             unsigned char *fl = &ar->f[d->first + i];
             if (!(*fl & 1)) { /* (a dropped edge is never exposed) */
                 get_piece(ar->v + d->first, d, 2 * i, &pc);
-                if (pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor) {
+                if (pc.dist < umin(sr->best, sr->cap) && pc.far >= sr->floor) {
                     x = segment_exposed(sr, k, &pc, *fl & 2);
                     *fl = (unsigned char)(x ? *fl & ~2 : *fl | 2);
                 }
-                open = x || !(pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor);
+                open = x || !(pc.dist < umin(sr->best, sr->cap) && pc.far >= sr->floor);
             }
             if (x && !expose(sr, k, 2 * i, &pc))
                 return 0;
@@ -1566,6 +1581,15 @@ static int cross_exposed(search *sr)
     return 1;
 }
 
+/* A part and where it is (from a's position), its box about it. */
+typedef struct placed {
+    const sat_shape *s;
+    sat_vec c;
+    part_box b;
+} placed;
+
+#define SAT__PLACED_STACK 64
+
 /* The shortest move along an axis that takes a's box (of its parts) off b's: an upper bound
  * of the answer (a moved so is apart from b, or touches it). */
 static double box_exit(const sat_shape *A, const part_boxes *AB, const sat_shape *B,
@@ -1580,12 +1604,12 @@ static double box_exit(const sat_shape *A, const part_boxes *AB, const sat_shape
         for (int i = 0; i < sat__nparts(S); i++) {
             sat_vec c = sat__offset(A, sat__part_of(S, i));
             part_box b = box_of(pb, i);
-            lo[s] = sat__v(fmin(lo[s].x, c.x + b.lo.x), fmin(lo[s].y, c.y + b.lo.y));
-            hi[s] = sat__v(fmax(hi[s].x, c.x + b.hi.x), fmax(hi[s].y, c.y + b.hi.y));
+            lo[s] = sat__v(umin(lo[s].x, c.x + b.lo.x), umin(lo[s].y, c.y + b.lo.y));
+            hi[s] = sat__v(umax(hi[s].x, c.x + b.hi.x), umax(hi[s].y, c.y + b.hi.y));
         }
     }
-    return fmin(fmin(hi[1].x - lo[0].x, hi[0].x - lo[1].x),
-                fmin(hi[1].y - lo[0].y, hi[0].y - lo[1].y));
+    return umin(umin(hi[1].x - lo[0].x, hi[0].x - lo[1].x),
+                umin(hi[1].y - lo[0].y, hi[0].y - lo[1].y));
 }
 
 /* Whether c is inside no difference (all asked). */
@@ -1610,13 +1634,29 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     part_boxes AB = boxes_of(A), BB = boxes_of(B);
     double size = A->bound + B->bound;
     double ub = box_exit(A, &AB, B, &BB) * (1.0 + 1e-9) + 1e-9 * size + tol;
-    double reach = fmin(2.0 * deepest + tol, ub), built = -HUGE_VAL;
+    double reach = umin(2.0 * deepest + tol, ub), built = -HUGE_VAL;
     arena ar;
     search sr;
     scratch sc;
     facts fa, fb;
     facts_mem ma, mb;
+    placed pbuf[SAT__PLACED_STACK], *pa = pbuf, *pb;
     ok = facts_begin(&fa, &ma, A) & facts_begin(&fb, &mb, B);
+    if (na + nb > SAT__PLACED_STACK && (pa = malloc((size_t)(na + nb) * sizeof *pa)) == NULL) {
+        pa = pbuf;
+        ok = 0;
+    }
+    pb = pa + na;
+    for (int i = 0; i < na && ok; i++) {
+        pa[i].s = sat__part_of(A, i);
+        pa[i].c = sat__offset(A, pa[i].s);
+        pa[i].b = box_of(&AB, i);
+    }
+    for (int j = 0; j < nb && ok; j++) {
+        pb[j].s = sat__part_of(B, j);
+        pb[j].c = sat__offset(A, pb[j].s);
+        pb[j].b = box_of(&BB, j);
+    }
     arena_init(&ar, &fa, &fb);
     memset(&sr, 0, sizeof sr);
     sr.ar = &ar;
@@ -1625,15 +1665,9 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     /* most part pairs within the first reach (two overlapping concave shapes): all of them
      * at once, never asked twice */
     long within = 0;
-    for (int i = 0; i < na; i++) {
-        const sat_shape *x = sat__part_of(A, i);
-        sat_vec ca = sat__offset(A, x);
-        part_box xb = box_of(&AB, i);
-        for (int j = 0; j < nb; j++) {
-            part_box yb = box_of(&BB, j);
-            within += !(box_reach(&xb, ca, &yb, sat__offset(A, sat__part_of(B, j))) > reach);
-        }
-    }
+    for (int i = 0; i < na && ok; i++)
+        for (int j = 0; j < nb; j++)
+            within += !(box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c) > reach);
     if (2 * within >= (long)na * nb)
         reach = ub;
     for (int round = 0; ok; round++) {
@@ -1641,33 +1675,22 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         double beyond = HUGE_VAL;
         long nv = 0, nd = 0;
         for (int i = 0; i < na; i++) {
-            const sat_shape *x = sat__part_of(A, i);
-            sat_vec ca = sat__offset(A, x);
-            part_box xb = box_of(&AB, i);
             for (int j = 0; j < nb; j++) {
-                const sat_shape *y = sat__part_of(B, j);
-                part_box yb = box_of(&BB, j);
-                double lb = box_reach(&xb, ca, &yb, sat__offset(A, y));
+                double lb = box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c);
                 if (!(lb > reach) && lb > built) {
-                    nv += 2 * (core_count(x) + core_count(y));
+                    nv += 2 * (core_count(pa[i].s) + core_count(pb[j].s));
                     nd++;
                 }
             }
         }
         ok = nv + ar.nv < 0x3fffffffL && arena_reserve(&ar, (int)nv, (int)nd);
         for (int i = 0; i < na && ok; i++) {
-            const sat_shape *x = sat__part_of(A, i);
-            sat_vec ca = sat__offset(A, x);
-            part_box xb = box_of(&AB, i);
             for (int j = 0; j < nb && ok; j++) {
-                const sat_shape *y = sat__part_of(B, j);
-                sat_vec cb = sat__offset(A, y);
-                part_box yb = box_of(&BB, j);
-                double lb = box_reach(&xb, ca, &yb, cb);
+                double lb = box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c);
                 if (lb > reach)
-                    beyond = fmin(beyond, lb);
+                    beyond = umin(beyond, lb);
                 else if (lb > built)
-                    ok = add_diff(&ar, x, ca, y, cb, i, j);
+                    ok = add_diff(&ar, pa[i].s, pa[i].c, pb[j].s, pb[j].c, i, j);
             }
         }
         built = reach;
@@ -1680,7 +1703,7 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
             break;
         }
         sr.best = HUGE_VAL;
-        sr.cap = fmin(beyond, ub);
+        sr.cap = umin(beyond, ub);
         sr.last = 0;
         ok = search_begin(&sr, &sc, sr.cap);
         if (ok) {
@@ -1693,14 +1716,16 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
             ok = sr.best < HUGE_VAL;
             break;
         }
-        sr.done = fmin(sr.best, sr.cap) + sr.margin;
+        sr.done = umin(sr.best, sr.cap) + sr.margin;
         if (!(reach < ub))
             ub = HUGE_VAL; /* (rounding: no answer within the bound) */
-        reach = fmin(4.0 * fmax(beyond, reach), ub);
+        reach = umin(4.0 * umax(beyond, reach), ub);
     }
     arena_free(&ar);
     facts_end(&ma);
     facts_end(&mb);
+    if (pa != pbuf)
+        free(pa);
     return ok;
 }
 
@@ -1750,8 +1775,8 @@ static int in_outline(const sat_shape *x, const part_box *xb, const sat_shape *s
     double tol = sat__touch_tol(x, s);
     for (int i = 0; i < N; i++) {
         sat_vec e0 = o[i], e1 = o[(i + 1) % N];
-        sat_vec lo = sat__v(fmin(e0.x, e1.x), fmin(e0.y, e1.y));
-        sat_vec hi = sat__v(fmax(e0.x, e1.x), fmax(e0.y, e1.y));
+        sat_vec lo = sat__v(umin(e0.x, e1.x), umin(e0.y, e1.y));
+        sat_vec hi = sat__v(umax(e0.x, e1.x), umax(e0.y, e1.y));
         if (lo.x > p.x + xhi.x || hi.x < p.x + xlo.x || lo.y > p.y + xhi.y || hi.y < p.y + xlo.y)
             continue;
         if (sat_segment_init(g, e0.x, e0.y, e1.x, e1.y) != SAT_OK)

@@ -312,7 +312,8 @@ local function minkowski(P, np, Q, nq, out)
 end
 
 -- Drops repeated points; a sum with no area (parallel segments, points) becomes the segment
--- between its extremes, or a point. (SX, SY from position at.)
+-- between its extremes, or a point. (SX, SY from position at.) Returns the count, and twice
+-- the area when 3 points or more are left.
 local function tidy(at, n)
   local m = 0
   for i = 0, n - 1 do
@@ -337,7 +338,7 @@ local function tidy(at, n)
     a2 = a2 + (ix * (SY[j] - y0) - iy * (SX[j] - x0))
   end
   if fabs(a2) > 1e-10 * ext * ext then
-    return m
+    return m, a2
   end
   local e1, e2 = 0, 0
   local far = -1.0
@@ -370,7 +371,8 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   core_points(x, cax, cay, -1.0, SX, SY, Q)
   MK_XI, MK_YJ = xi, yj
   local m = minkowski(P, ny, Q, nx, out)
-  local k = tidy(out, m)
+  local k, a2 = tidy(out, m)
+  local per = 0.0
   local first = NV
   for i = 0, k - 1 do
     AVX[first + i], AVY[first + i] = SX[out + i], SY[out + i]
@@ -391,24 +393,19 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   DTOL[d] = touch_tol(x, y)
   local lox, loy, hix, hiy = AVX[first], AVY[first], AVX[first], AVY[first]
   for i = 0, k - 1 do
-    local p, q = first + i, first + (i + 1) % k
+    local p = first + i
+    local q = i + 1 == k and first or p + 1
     local ex, ey = AVX[q] - AVX[p], AVY[q] - AVY[p]
-    AVX[first + k + i], AVY[first + k + i] = normalize(ey, -ex)
+    local ux, uy, l = normalize(ey, -ex)
+    AVX[first + k + i], AVY[first + k + i] = ux, uy
+    per = per + l -- (|e|, as len gives it)
     lox, loy = fmin(lox, AVX[p]), fmin(loy, AVY[p])
     hix, hiy = fmax(hix, AVX[p]), fmax(hiy, AVY[p])
   end
   DLOX[d], DLOY[d] = lox - r, loy - r
   DHIX[d], DHIY[d] = hix + r, hiy + r
-  local a2, per = 0.0, 0.0
-  if k >= 3 then
-    local x0, y0 = AVX[first], AVY[first]
-    for i = 0, k - 1 do
-      local p, q = first + i, first + (i + 1) % k
-      a2 = a2 + ((AVX[p] - x0) * (AVY[q] - y0) - (AVY[p] - y0) * (AVX[q] - x0))
-      per = per + len(AVX[q] - AVX[p], AVY[q] - AVY[p])
-    end
-  end
-  DDEEP[d] = r + (per > 0.0 and a2 / per or 0.0)
+  -- (a2: tidy's, the same sum; none below 3 points)
+  DDEEP[d] = r + ((k >= 3 and per > 0.0) and a2 / per or 0.0)
   NV = NV + 2 * k
 end
 
@@ -717,14 +714,14 @@ local SAT__HINTS = 4
 local CHINT = {}
 
 local function grid_at(x, x0, w, n)
-  local f = floor((x - x0) / w)
-  if f < 0.0 then
+  local f = (x - x0) / w -- (floor(f) clamped: below 0, at n or above)
+  if not (f >= 0.0) then
     return 0
   end
-  if f > n - 1 then
+  if f >= n then
     return n - 1
   end
-  return f
+  return floor(f)
 end
 
 local function grid_cell(x, y)
@@ -1020,34 +1017,34 @@ local function rect_held(first, n, r, lox, loy, hix, hiy, lim)
   return true
 end
 
--- The grown rectangle of a certificates' cell (see the C's cell_rect): lox, loy, hix, hiy.
-local function cell_rect(fine)
+-- The grown rectangle of a certificates' cell (column cx, row cy; see the C's cell_rect):
+-- lox, loy, hix, hiy.
+local function cell_rect(cx, cy)
   local g, fw = G, SR_FW
-  local fnx = g.nx * SAT__SUB
-  local cy = floor(fine / fnx)
-  local cx = fine - cy * fnx
   local e = fw / 16.0
   return g.x0 + cx * fw - e, g.y0 + cy * fw - e, g.x0 + (cx + 1) * fw + e,
     g.y0 + (cy + 1) * fw + e
 end
 
+-- The certificates' cell of (x, y): its column and row.
 local function fine_cell(x, y)
   local g = G
-  local fnx, fny = g.nx * SAT__SUB, g.ny * SAT__SUB
-  return grid_at(y, g.y0, SR_FW, fny) * fnx + grid_at(x, g.x0, SR_FW, fnx)
+  return grid_at(x, g.x0, SR_FW, g.nx * SAT__SUB), grid_at(y, g.y0, SR_FW, g.ny * SAT__SUB)
 end
 
--- The difference (the last that held a cell first, then the grid's list at the cell's
--- middle, in its order) that holds the whole of a certificates' cell's grown rectangle
--- deeper than its tolerance and the margin, or -1: asked once per search.
-local function cell_cover(fine)
+-- The difference (the last that held a cell first, then the list of the grid's cell holding
+-- it, in its order) that holds the whole of a certificates' cell's grown rectangle deeper
+-- than its tolerance and the margin, or -1: asked once per search.
+local function cell_cover(cx, cy)
+  local g = G
+  local fine = cy * g.nx * SAT__SUB + cx
   local c = CERT[fine]
   if c ~= -2 then
     return c
   end
   local found = -1
-  local lox, loy, hix, hiy = cell_rect(fine)
-  local cell = grid_cell((lox + hix) * 0.5, (loy + hiy) * 0.5)
+  local cell = floor(cy / SAT__SUB) * g.nx + floor(cx / SAT__SUB)
+  local lox, loy, hix, hiy = cell_rect(cx, cy)
   local j, stop = GSTART[cell] - 1, GSTART[cell + 1]
   while j < stop and found < 0 do
     local m
@@ -1090,11 +1087,12 @@ local function covered(k, cv)
   while true do
     local front = gap[0]
     local fx, fy = cv.p0x + cv.ex * front, cv.p0y + cv.ey * front
-    local cell, fine = grid_cell(fx, fy), fine_cell(fx, fy)
-    local m = cell_cover(fine)
+    local cell = grid_cell(fx, fy)
+    local ccx, ccy = fine_cell(fx, fy)
+    local m = cell_cover(ccx, ccy)
     local moved = false
     if m >= 0 and m ~= k then -- (what of it is in the cell's rectangle is covered)
-      local lox, loy, hix, hiy = cell_rect(fine)
+      local lox, loy, hix, hiy = cell_rect(ccx, ccy)
       local a, b = slab(cv.p0x, cv.ex, lox, hix, -HUGE, HUGE)
       a, b = slab(cv.p0y, cv.ey, loy, hiy, a, b)
       if a < b then
@@ -1373,7 +1371,7 @@ local function raise_floor()
         local ly, hy = y0 + cy * fw, y0 + (cy + 1) * fw
         local dx, dy = fmax(0.0, fmax(lx, -hx)), fmax(0.0, fmax(ly, -hy))
         local dmin = sqrt(dx * dx + dy * dy)
-        if dmin < rho and cell_cover(cy * fnx + cx) < 0 then
+        if dmin < rho and cell_cover(cx, cy) < 0 then
           rho = dmin
         end
       end
@@ -1552,6 +1550,9 @@ local function outside_all(cx, cy)
   return true
 end
 
+-- Where the parts of a and b are and their boxes (the C's placed), reused by every call.
+local PL_CX, PL_CY, PL_LOX, PL_LOY, PL_HIX, PL_HIY = {}, {}, {}, {}, {}, {}
+
 -- The shortest t out of the union -> tx, ty (see sat_union.c's union_mtv).
 local function union_mtv(A, B, tol, dmx, dmy, deepest)
   local na, nb = nparts(A), nparts(B)
@@ -1572,18 +1573,26 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   for i = 0, 6 do
     SR_RANK[i] = 0
   end
+  -- where the parts are and their boxes (the C's placed): a's at 0 .. na - 1, b's at na ..
+  local PCX, PCY, PLX, PLY, PHX, PHY = PL_CX, PL_CY, PL_LOX, PL_LOY, PL_HIX, PL_HIY
+  for i = 0, na - 1 do
+    local x = part_of(A, i)
+    PCX[i], PCY[i] = offset(A, x)
+    PLX[i], PLY[i], PHX[i], PHY[i] = box_of(A, i, alox, aloy, ahix, ahiy)
+  end
+  for j = 0, nb - 1 do
+    local y = part_of(B, j)
+    PCX[na + j], PCY[na + j] = offset(A, y)
+    PLX[na + j], PLY[na + j], PHX[na + j], PHY[na + j] = box_of(B, j, blox, bloy, bhix, bhiy)
+  end
   -- most part pairs within the first reach (two overlapping concave shapes): all of them at
   -- once, never asked twice
   local within = 0
   for i = 0, na - 1 do
-    local x = part_of(A, i)
-    local cax, cay = offset(A, x)
-    local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
-    for j = 0, nb - 1 do
-      local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
-      local cbx, cby = offset(A, part_of(B, j))
-      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby) >
-        reach) then
+    local xlox, xloy, xhix, xhiy, cax, cay = PLX[i], PLY[i], PHX[i], PHY[i], PCX[i], PCY[i]
+    for j = na, na + nb - 1 do
+      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, PLX[j], PLY[j], PHX[j], PHY[j], PCX[j],
+        PCY[j]) > reach) then
         within = within + 1
       end
     end
@@ -1597,17 +1606,15 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
     local beyond = HUGE
     for i = 0, na - 1 do
       local x = part_of(A, i)
-      local cax, cay = offset(A, x)
-      local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
-      for j = 0, nb - 1 do
-        local y = part_of(B, j)
-        local cbx, cby = offset(A, y)
-        local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
-        local lb = box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby)
+      local xlox, xloy, xhix, xhiy, cax, cay = PLX[i], PLY[i], PHX[i], PHY[i], PCX[i], PCY[i]
+      for j = na, na + nb - 1 do
+        local cbx, cby = PCX[j], PCY[j]
+        local lb = box_reach(xlox, xloy, xhix, xhiy, cax, cay, PLX[j], PLY[j], PHX[j], PHY[j],
+          cbx, cby)
         if lb > reach then
           beyond = fmin(beyond, lb)
         elseif lb > built then
-          add_diff(x, cax, cay, y, cbx, cby, i, j)
+          add_diff(x, cax, cay, part_of(B, j - na), cbx, cby, i, j - na)
         end
       end
     end
