@@ -43,7 +43,15 @@
  * best while its corner is nearer); depth tests and chords stop at the first edge that
  * decides (holds, chord); each grid cell keeps its last SAT__HINTS front holders, asked
  * before its list; a piece found covered in a round is not asked again within that round's
- * reach (done: the pieces, the arcs, are marked in the arena's flags).
+ * reach (done: the pieces, the arcs, are marked in the arena's flags). Whole regions are
+ * certified at once: each grid cell is split in SAT__SUB x SAT__SUB certificates' cells, and
+ * one whose rectangle, grown by a sixteenth of its side, a single difference holds deeper
+ * than its tolerance and the margin (rect_held: its corners, a difference's depth being
+ * concave; asked once per round, the last difference that held one first) covers what of a
+ * piece lies in it with no chord (covered asks it first at each front); the certificates'
+ * cells asked ring by ring about the origin's raise the floor to the radius they cover
+ * whole (raise_floor: no candidate nearer is ever taken), and the differences whose boxes
+ * lie within the floor are not visited (expose_all).
  */
 #include <stdlib.h>
 #include <string.h>

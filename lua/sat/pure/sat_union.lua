@@ -11,6 +11,8 @@
 --   r, box lo/hi, deep, i, j) by difference k.
 --   a piece: a table {arc, full, p0x, p0y, p1x, p1y, nx, ny, cx, cy, n0x, n0y, n1x, n1y, r,
 --   dist, far, lox, loy, hix, hiy}; the exposed pieces are copies in the pool EX.
+--   the certificates' cells (the grid's cells split SAT__SUB x SAT__SUB, of side SR_FW):
+--   CERT[row * columns + column]; the parts' places and boxes (the C's placed): PL_*.
 -- Everything is reused from call to call: no table is made per call once the pools are big
 -- enough. A union is never computed inside another (the part pairs are never compounds).
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
