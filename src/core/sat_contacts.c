@@ -218,8 +218,16 @@ static void incident(const sat_shape *s, sat_vec c, sat_vec m, sat_vec *P, sat_v
     *Q = f.Q;
 }
 
-/* The line where the common part is longest, across the span both shapes cover. */
-static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *ln)
+/* Where the point of a part pair's deepest line is of no use (compound_contacts): when its
+ * place across the normal, at + its tau, is surely (by slack) above lo and below hi. */
+typedef struct window {
+    double at, slack, lo, hi;
+} window;
+
+/* The line where the common part is longest, across the span both shapes cover; 0 (and the
+ * search given up) as soon as the line is known to lie within the window w (NULL: none):
+ * the line is always between the search's lo and hi. */
+static int deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *ln, const window *w)
 {
     const double k = 0.6180339887498949; /* the golden section */
     double alo, ahi, blo, bhi, mid;
@@ -234,6 +242,8 @@ static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *l
     ln->tau = x2;
     f2 = common(a, b, d, ln, &mid);
     for (int i = 0; i < 96 && x1 < x2; i++) {
+        if (w && (w->at + lo) - w->slack > w->lo && (w->at + hi) + w->slack < w->hi)
+            return 0;
         if (f1 < f2) {
             lo = x1;
             x1 = x2;
@@ -251,14 +261,14 @@ static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *l
         }
     }
     ln->tau = f1 < f2 ? x2 : x1;
-    return ln->tau;
+    return 1;
 }
 
 /* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. With
  * lines_only, none (0) when no line of the faces or of the farthest point meets both (the
  * search for the deepest line left out). */
 static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat_vec n,
-                          sat_vec out[2], int lines_only)
+                          sat_vec out[2], int lines_only, const window *w)
 {
     line ln;
     face fa, fb, *ref;
@@ -295,7 +305,8 @@ static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat
             out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
     }
     if (found == 0 && !lines_only) {
-        deepest(a, b, d, &ln);
+        if (!deepest(a, b, d, &ln, w))
+            return 0;
         common(a, b, d, &ln, &mid);
         out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
     }
@@ -313,7 +324,7 @@ static sat_vec world(const sat_shape *s, sat_vec p)
  * middle when they miss), and the point c + t tau + n mid; with a margin far above the
  * rounding. */
 static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_vec d, sat_vec t,
-                         double *lo, double *hi)
+                         double *lo, double *hi, window *w)
 {
     double xlo, xhi, ylo, yhi, at = sat__dot(c, t);
     sat__interval(x, sat__v(0.0, 0.0), t, &xlo, &xhi);
@@ -324,6 +335,8 @@ static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_
     double slack = 1e-6 * (fabs(at) + fabs(l) + fabs(h) + x->bound + y->bound + fabs(d.x) + fabs(d.y));
     *lo = at + l - slack;
     *hi = at + h + slack;
+    w->at = at;
+    w->slack = slack;
 }
 
 /* With a compound, r the union's result (a first): every part pair that meets gives its
@@ -331,10 +344,11 @@ static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_
  * point when they coincide). The part pairs are gated as sat_union.c gates them
  * (sat__part_gap), so that every pair the union's verdict came from gives points. The search
  * for a pair's deepest line (when no other line meets both) is made only where its point
- * can be an extreme: a first pass finds, over the pairs that meet, the least of a pair's
- * greatest place across the normal (top: its lines' points, else its deepest line's span)
- * and the greatest of its least (bottom); a deepest line above top and below bottom is
- * neither extreme (every pair gives a point at or below its own top). */
+ * can be an extreme: a first pass finds, over the pairs that meet, the least place across the
+ * normal that some point surely has (top: a pair's least point, or the greatest place of its
+ * deepest line's span) and the greatest (bottom); a deepest line above top (and the least
+ * point so far) and below bottom (and the greatest so far) is neither extreme, so its search
+ * is not made, or given up as soon as its bracket lies there (deepest's window). */
 static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
                              sat_vec out[2])
 {
@@ -358,11 +372,14 @@ static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_r
                 if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
                     !sat_test(x, y))
                     continue;
-                int n = contact_points(x, y, d, r->normal, p, 1);
+                int n = contact_points(x, y, d, r->normal, p, 1, NULL);
                 if (n == 0) {
-                    deepest_span(x, y, c, d, t, &plo, &phi);
-                    if (pass == 1 && !(plo > top && phi < bottom))
-                        n = contact_points(x, y, d, r->normal, p, 0);
+                    window w;
+                    deepest_span(x, y, c, d, t, &plo, &phi, &w);
+                    w.lo = slo < top ? slo : top;
+                    w.hi = shi > bottom ? shi : bottom;
+                    if (pass == 1 && !(plo > w.lo && phi < w.hi))
+                        n = contact_points(x, y, d, r->normal, p, 0, &w);
                 }
                 for (int k = 0; k < n; k++) {
                     sat_vec q = sat__add(c, p[k]);
@@ -377,9 +394,10 @@ static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_r
                     if (s > shi)
                         shi = s, hi = q;
                 }
-                if (pass == 0) {
-                    top = phi < top ? phi : top;
-                    bottom = plo > bottom ? plo : bottom;
+                if (pass == 0) { /* (a pair's points are known: its least is a bound) */
+                    double up = n > 0 ? plo : phi, down = n > 0 ? phi : plo;
+                    top = up < top ? up : top;
+                    bottom = down > bottom ? down : bottom;
                 }
             }
         }
@@ -406,7 +424,7 @@ int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
         return 0;
     if (b->kind == SAT_COMPOUND)
         return compound_contacts(a, b, &r, out);
-    int n = contact_points(a, b, sat__offset(a, b), r.normal, p, 0);
+    int n = contact_points(a, b, sat__offset(a, b), r.normal, p, 0, NULL);
     for (int i = 0; i < n; i++)
         out[i] = world(a, p[i]);
     return n;
@@ -428,11 +446,11 @@ static sat_vec hit_point(const sat_shape *a, const sat_shape *b, sat_vec vb,
     sat_vec p[2], at, d = sat__offset(a, b);
     if (sat__comes_first(a, b))
         at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
-                                                         hit->result.normal, p, 0)),
+                                                         hit->result.normal, p, 0, NULL)),
                                hit->move));
     else
         at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
-                                               sat__neg(hit->result.normal), p, 0)));
+                                               sat__neg(hit->result.normal), p, 0, NULL)));
     return sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
 }
 

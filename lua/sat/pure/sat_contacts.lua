@@ -221,8 +221,10 @@ local function incident(s, cx, cy, mx, my)
   return px, py, qx, qy
 end
 
--- The line where the common part is longest, across the span both shapes cover: its tau.
-local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
+-- The line where the common part is longest, across the span both shapes cover: its tau; nil
+-- (the search given up) as soon as it is known to lie within the window (see the C's window:
+-- wat + tau surely above wlo and below whi, by wslack; no window when wat is nil).
+local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol, wat, wslack, wlo, whi)
   local k = 0.6180339887498949 -- the golden section
   local alo, ahi = interval(a, 0.0, 0.0, tx, ty)
   local blo, bhi = interval(b, dx, dy, tx, ty)
@@ -236,6 +238,9 @@ local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
   local f2 = common(a, b, dx, dy, tx, ty, nx, ny, x2, tol)
   local i = 0
   while i < 96 and x1 < x2 do
+    if wat and (wat + lo) - wslack > wlo and (wat + hi) + wslack < whi then
+      return nil
+    end
     if f1 < f2 then
       lo = x1
       x1 = x2
@@ -257,7 +262,7 @@ end
 -- The contacts of a (at the origin) and b (at d), n from a toward b, relative to a: count,
 -- x1, y1, x2, y2. With lines_only, none (0) when no line of the faces or of the farthest
 -- point meets both (the search for the deepest line left out).
-local function contact_points(a, b, dx, dy, nx, ny, lines_only)
+local function contact_points(a, b, dx, dy, nx, ny, lines_only, wat, wslack, wlo, whi)
   local tx, ty = -ny, nx
   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
   local lines, found = 1, 0
@@ -300,7 +305,10 @@ local function contact_points(a, b, dx, dy, nx, ny, lines_only)
     end
   end
   if found == 0 and not lines_only then
-    local tau = deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
+    local tau = deepest(a, b, dx, dy, tx, ty, nx, ny, tol, wat, wslack, wlo, whi)
+    if not tau then
+      return 0
+    end
     local _, mid = common(a, b, dx, dy, tx, ty, nx, ny, tau, tol)
     x1, y1 = tx * tau + nx * mid, ty * tau + ny * mid
     found = 1
@@ -333,14 +341,15 @@ local function deepest_span(x, y, cx, cy, dx, dy, tx, ty)
     h = l
   end
   local slack = 1e-6 * (abs(at) + abs(l) + abs(h) + x.bound + y.bound + abs(dx) + abs(dy))
-  return at + l - slack, at + h + slack
+  return at + l - slack, at + h + slack, at, slack
 end
 
 -- With a compound, r the union's result (a first): every part pair that meets gives its
 -- points along the union's normal, and the two extremes across the normal are kept (one
 -- point when they coincide). Part pairs whose boxes are apart by more than four times their
 -- touch tolerance cannot meet. A pair's deepest line is searched for only where its point
--- can be an extreme (see the C's compound_contacts: a first pass finds top and bottom).
+-- can be an extreme, and given up as soon as it cannot be one (see the C's compound_contacts:
+-- a first pass finds top and bottom).
 local function compound_contacts(a, b, rnx, rny)
   local lox, loy, hix, hiy = 0.0, 0.0, 0.0, 0.0
   local slo, shi, top, bottom = HUGE, -HUGE, HUGE, -HUGE
@@ -368,9 +377,11 @@ local function compound_contacts(a, b, rnx, rny)
           local plo, phi = HUGE, -HUGE
           local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, true)
           if n == 0 then
-            plo, phi = deepest_span(x, y, cx, cy, dx, dy, tx, ty)
-            if pass == 1 and not (plo > top and phi < bottom) then
-              n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, false)
+            local wat, wslack
+            plo, phi, wat, wslack = deepest_span(x, y, cx, cy, dx, dy, tx, ty)
+            local wlo, whi = slo < top and slo or top, shi > bottom and shi or bottom
+            if pass == 1 and not (plo > wlo and phi < whi) then
+              n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, false, wat, wslack, wlo, whi)
             end
           end
           for k = 1, n do
@@ -393,9 +404,13 @@ local function compound_contacts(a, b, rnx, rny)
               end
             end
           end
-          if pass == 0 then
-            top = phi < top and phi or top
-            bottom = plo > bottom and plo or bottom
+          if pass == 0 then -- (a pair's points are known: its least is a bound)
+            local up, down = phi, plo
+            if n > 0 then
+              up, down = plo, phi
+            end
+            top = up < top and up or top
+            bottom = down > bottom and down or bottom
           end
         end
       end
