@@ -117,13 +117,20 @@ typedef struct facts {
     int *m;             /* per part vertex: its outline point, or -1 (none within reach) */
     int *diag;          /* per part edge (vertex k to k + 1): 1 when another part has it
                          * reversed (a diagonal: its inside is inside the compound) */
+    const double *turn; /* per outline point m, SAT__TURN doubles from SAT__TURN * m: its
+                         * edges' vectors r1 (to the point before) and r2 (to the next),
+                         * -SAT_COLLINEAR_REL * |r1| and * |r2|, 1 when reflex (fits) */
 } facts;
 
 #define SAT__FACTS_STACK 512
+#define SAT__TURN 7
+#define SAT__TURN_STACK 64
 
 typedef struct facts_mem {
     int *mem;
+    double *turn;
     int buf[SAT__FACTS_STACK];
+    double tbuf[SAT__TURN * SAT__TURN_STACK];
 } facts_mem;
 
 /* The outline point within a quarter of the merge distance of p (the guess first), or -1. */
@@ -150,6 +157,7 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
 {
     f->s = NULL;
     fm->mem = fm->buf;
+    fm->turn = fm->tbuf;
     if (s->kind != SAT_COMPOUND || sat_compound_form(s) != SAT_FORM_CONCAVE)
         return 1;
     int P = s->count, N = sat__outline_n(s), V = 0;
@@ -164,10 +172,26 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
         fm->mem = fm->buf;
         return 0;
     }
+    if (N > SAT__TURN_STACK &&
+        (fm->turn = malloc((size_t)N * SAT__TURN * sizeof(double))) == NULL) {
+        fm->turn = fm->tbuf;
+        return 0;
+    }
     int *at = fm->mem, *m = at + P + 1, *diag = m + V, *head = diag + V, *next = head + N;
     int *to = next + V;
     const sat_vec *w = sat__coutline_world(s);
-    double tol = 0.25 * SAT_MERGE_REL * s->bound, tt = tol * tol;
+    double tol = 0.25 * SAT_MERGE_REL * s->bound, tt = tol * tol, *turn = fm->turn;
+    for (int q = 0; q < N; q++) {
+        sat_vec r1 = sat__sub(w[q == 0 ? N - 1 : q - 1], w[q]), r2 = sat__sub(w[q + 1 == N ? 0 : q + 1], w[q]);
+        double *g = turn + SAT__TURN * q;
+        g[0] = r1.x;
+        g[1] = r1.y;
+        g[2] = r2.x;
+        g[3] = r2.y;
+        g[4] = -SAT_COLLINEAR_REL * sat__len(r1);
+        g[5] = -SAT_COLLINEAR_REL * sat__len(r2);
+        g[6] = sat__cross(r2, r1) < 0.0;
+    }
     for (int k = 0; k < N; k++)
         head[k] = -1;
     at[0] = 0;
@@ -203,6 +227,7 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
     f->at = at;
     f->m = m;
     f->diag = diag;
+    f->turn = turn;
     return 1;
 }
 
@@ -210,6 +235,8 @@ static void facts_end(facts_mem *fm)
 {
     if (fm->mem != fm->buf)
         free(fm->mem);
+    if (fm->turn != fm->tbuf)
+        free(fm->turn);
 }
 
 typedef struct arena {
@@ -341,15 +368,13 @@ static int angle_less(sat_vec u, sat_vec v)
  * than an angle of SAT_COLLINEAR_REL); 1 when nothing is known. */
 static int fits(const facts *f, int i, int k, sat_vec n)
 {
-    int m = f->m[f->at[i] + k], N = sat__outline_n(f->s);
+    int m = f->m[f->at[i] + k];
     if (m < 0)
         return 1;
-    const sat_vec *w = sat__coutline_world(f->s);
-    sat_vec r1 = sat__sub(w[m == 0 ? N - 1 : m - 1], w[m]), r2 = sat__sub(w[m + 1 == N ? 0 : m + 1], w[m]);
-    if (sat__cross(r2, r1) < 0.0)
+    const double *g = f->turn + SAT__TURN * m; /* (r1, r2, their limits: facts_begin) */
+    if (g[6] != 0.0)
         return 0; /* reflex */
-    return !(sat__dot(r1, n) < -SAT_COLLINEAR_REL * sat__len(r1)) &&
-           !(sat__dot(r2, n) < -SAT_COLLINEAR_REL * sat__len(r2));
+    return !(g[0] * n.x + g[1] * n.y < g[4]) && !(g[2] * n.x + g[3] * n.y < g[5]);
 }
 
 /* Whether edge k of part i of f's compound is a diagonal. */

@@ -87,8 +87,10 @@ local DROP, ECOV, ACOV = {}, {}, {}
 -- ---- what the outlines alone tell (concave compounds): see sat_union.c ----------------------
 -- A side's facts: s (the compound, or false), at[i] (0-based part i: where its entries
 -- start), m[e] (the outline point, 0-based, or -1), diag[e] (1/0); e 0-based.
-local FA = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
-local FB = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
+-- (turn: per outline point q, 7 numbers from 7 * q: r1x, r1y, r2x, r2y, the limits
+-- -SAT_COLLINEAR_REL * |r1| and * |r2|, 1 when reflex; see the C's facts.turn)
+local FA = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {}, turn = {} }
+local FB = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {}, turn = {} }
 
 -- The outline point within a quarter of the merge distance of p (the guess first), or -1.
 local function outline_at(wx, wy, N, px, py, tt, guess)
@@ -125,6 +127,18 @@ local function facts_begin(f, s)
   local wx, wy = s.owx, s.owy
   local tol = 0.25 * SAT_MERGE_REL * s.bound
   local tt = tol * tol
+  local turn = f.turn
+  for q = 0, N - 1 do
+    local a, c = q == 0 and N or q, q + 1 == N and 1 or q + 2 -- (1-based: q - 1, q + 1)
+    local vx, vy = wx[q + 1], wy[q + 1]
+    local r1x, r1y = wx[a] - vx, wy[a] - vy
+    local r2x, r2y = wx[c] - vx, wy[c] - vy
+    local g = 7 * q
+    turn[g + 1], turn[g + 2], turn[g + 3], turn[g + 4] = r1x, r1y, r2x, r2y
+    turn[g + 5] = -SAT_COLLINEAR_REL * len(r1x, r1y)
+    turn[g + 6] = -SAT_COLLINEAR_REL * len(r2x, r2y)
+    turn[g + 7] = r2x * r1y - r2y * r1x < 0.0 and 1 or 0
+  end
   for k = 0, N - 1 do
     head[k] = -1
   end
@@ -168,20 +182,15 @@ end
 -- normal is n (see the C's fits).
 local function fits(f, i, k, nx, ny)
   local mm = f.m[f.at[i] + k]
-  local s = f.s
   if mm < 0 then
     return true
   end
-  local N, wx, wy = s.on, s.owx, s.owy
-  local a, c = mm == 0 and N or mm, mm + 1 == N and 1 or mm + 2 -- (1-based: mm - 1, mm + 1)
-  local vx, vy = wx[mm + 1], wy[mm + 1]
-  local r1x, r1y = wx[a] - vx, wy[a] - vy
-  local r2x, r2y = wx[c] - vx, wy[c] - vy
-  if r2x * r1y - r2y * r1x < 0.0 then
+  local turn, g = f.turn, 7 * mm -- (r1, r2, their limits: facts_begin)
+  if turn[g + 7] ~= 0 then
     return false -- reflex
   end
-  return not (r1x * nx + r1y * ny < -SAT_COLLINEAR_REL * len(r1x, r1y)) and
-    not (r2x * nx + r2y * ny < -SAT_COLLINEAR_REL * len(r2x, r2y))
+  return not (turn[g + 1] * nx + turn[g + 2] * ny < turn[g + 5]) and
+    not (turn[g + 3] * nx + turn[g + 4] * ny < turn[g + 6])
 end
 
 -- Whether edge k of part i of f's compound is a diagonal.
