@@ -22,6 +22,7 @@
  * Everything happens in the frame of the pair's first shape in sat_collide's order, so the
  * points are the same whichever shape is a, and keep their precision far from the origin.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sat_internal.h"
@@ -339,6 +340,74 @@ static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_
     w->slack = slack;
 }
 
+/* A part pair that meets (x of a, at c; y of b, at d from x): its points along the normal
+ * when a line of its faces or farthest point meets both (n of them), else (n 0) its deepest
+ * line's span across it (plo, phi; w's at and slack); a pair's points' span otherwise. */
+typedef struct met {
+    const sat_shape *x, *y;
+    sat_vec c, d, p[2];
+    int n;
+    double plo, phi;
+    window w;
+} met;
+
+#define SAT__MET_STACK 64
+
+/* Whether x (at c, its box xlo, xhi) and part j of b meet as sat_union.c gates and tests
+ * them; m filled when they do. */
+static int pair_meets(const sat_shape *x, sat_vec c, sat_vec xlo, sat_vec xhi, const sat_shape *b,
+                      int j, const sat_vec bown[2], sat_vec normal, sat_vec t, met *m)
+{
+    const sat_shape *y = sat__part_of(b, j);
+    sat_vec ylo, yhi, d = sat__offset(x, y);
+    sat__part_box(b, j, bown, &ylo, &yhi);
+    if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) || !sat_test(x, y))
+        return 0;
+    m->x = x;
+    m->y = y;
+    m->c = c;
+    m->d = d;
+    m->n = contact_points(x, y, d, normal, m->p, 1, NULL);
+    m->plo = HUGE_VAL;
+    m->phi = -HUGE_VAL;
+    if (m->n == 0)
+        deepest_span(x, y, c, d, t, &m->plo, &m->phi, &m->w);
+    for (int k = 0; k < m->n; k++) {
+        double s = sat__dot(sat__add(c, m->p[k]), t);
+        m->plo = s < m->plo ? s : m->plo;
+        m->phi = s > m->phi ? s : m->phi;
+    }
+    return 1;
+}
+
+/* The extremes across the normal so far (their places slo, shi; points lo, hi) and the
+ * first pass's bounds (top, bottom). */
+typedef struct ends {
+    double slo, shi, top, bottom;
+    sat_vec lo, hi;
+} ends;
+
+/* The second pass over a pair that meets: its points (its deepest line's when it can be an
+ * extreme) taken into the extremes. */
+static void take(met *m, sat_vec normal, sat_vec t, ends *e)
+{
+    int n = m->n;
+    if (n == 0) {
+        m->w.lo = e->slo < e->top ? e->slo : e->top;
+        m->w.hi = e->shi > e->bottom ? e->shi : e->bottom;
+        if (!(m->plo > m->w.lo && m->phi < m->w.hi))
+            n = contact_points(m->x, m->y, m->d, normal, m->p, 0, &m->w);
+    }
+    for (int k = 0; k < n; k++) {
+        sat_vec q = sat__add(m->c, m->p[k]);
+        double s = sat__dot(q, t);
+        if (s < e->slo)
+            e->slo = s, e->lo = q;
+        if (s > e->shi)
+            e->shi = s, e->hi = q;
+    }
+}
+
 /* With a compound, r the union's result (a first): every part pair that meets gives its
  * points along the union's normal, and the two extremes across the normal are kept (one
  * point when they coincide). The part pairs are gated as sat_union.c gates them
@@ -348,66 +417,68 @@ static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_
  * normal that some point surely has (top: a pair's least point, or the greatest place of its
  * deepest line's span) and the greatest (bottom); a deepest line above top (and the least
  * point so far) and below bottom (and the greatest so far) is neither extreme, so its search
- * is not made, or given up as soon as its bracket lies there (deepest's window). */
+ * is not made, or given up as soon as its bracket lies there (deepest's window). The first
+ * pass lists the pairs that meet, with what it found of them, for the second (without
+ * memory for the list: the second pass finds them again, the same). */
 static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
                              sat_vec out[2])
 {
-    sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo, aown[2], bown[2];
-    double slo = HUGE_VAL, shi = -HUGE_VAL, top = HUGE_VAL, bottom = -HUGE_VAL;
+    sat_vec aown[2], bown[2];
     sat_vec t = sat__perp(r->normal);
+    met buf[SAT__MET_STACK], *list = buf, m;
+    int nm = 0, cm = SAT__MET_STACK, lost = 0;
+    ends e;
+    e.slo = e.top = HUGE_VAL;
+    e.shi = e.bottom = -HUGE_VAL;
+    e.lo = e.hi = sat__v(0.0, 0.0);
     if (a->kind != SAT_COMPOUND)
         sat__box(a, &aown[0], &aown[1]);
     if (b->kind != SAT_COMPOUND)
         sat__box(b, &bown[0], &bown[1]);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && !(pass == 1 && !lost); pass++) {
         for (int i = 0; i < sat__nparts(a); i++) {
             const sat_shape *x = sat__part_of(a, i);
             sat_vec xlo, xhi, c = sat__offset(a, x);
             sat__part_box(a, i, aown, &xlo, &xhi);
             for (int j = 0; j < sat__nparts(b); j++) {
-                const sat_shape *y = sat__part_of(b, j);
-                sat_vec ylo, yhi, d = sat__offset(x, y);
-                double plo = HUGE_VAL, phi = -HUGE_VAL;
-                sat__part_box(b, j, bown, &ylo, &yhi);
-                if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
-                    !sat_test(x, y))
+                if (!pair_meets(x, c, xlo, xhi, b, j, bown, r->normal, t, &m))
                     continue;
-                int n = contact_points(x, y, d, r->normal, p, 1, NULL);
-                if (n == 0) {
-                    window w;
-                    deepest_span(x, y, c, d, t, &plo, &phi, &w);
-                    w.lo = slo < top ? slo : top;
-                    w.hi = shi > bottom ? shi : bottom;
-                    if (pass == 1 && !(plo > w.lo && phi < w.hi))
-                        n = contact_points(x, y, d, r->normal, p, 0, &w);
+                if (pass == 1) { /* (no list) */
+                    take(&m, r->normal, t, &e);
+                    continue;
                 }
-                for (int k = 0; k < n; k++) {
-                    sat_vec q = sat__add(c, p[k]);
-                    double s = sat__dot(q, t);
-                    if (pass == 0) {
-                        plo = s < plo ? s : plo;
-                        phi = s > phi ? s : phi;
+                /* (a pair's points are known: its least is a bound) */
+                double up = m.n > 0 ? m.plo : m.phi, down = m.n > 0 ? m.phi : m.plo;
+                e.top = up < e.top ? up : e.top;
+                e.bottom = down > e.bottom ? down : e.bottom;
+                if (!lost && nm == cm) {
+                    met *grown = malloc((size_t)(2 * cm) * sizeof *grown);
+                    if (grown == NULL) {
+                        lost = 1;
                         continue;
                     }
-                    if (s < slo)
-                        slo = s, lo = q;
-                    if (s > shi)
-                        shi = s, hi = q;
+                    memcpy(grown, list, (size_t)nm * sizeof *grown);
+                    if (list != buf)
+                        free(list);
+                    list = grown;
+                    cm *= 2;
                 }
-                if (pass == 0) { /* (a pair's points are known: its least is a bound) */
-                    double up = n > 0 ? plo : phi, down = n > 0 ? phi : plo;
-                    top = up < top ? up : top;
-                    bottom = down > bottom ? down : bottom;
-                }
+                if (!lost)
+                    list[nm++] = m;
             }
         }
     }
-    if (!(slo <= shi))
+    if (!lost)
+        for (int u = 0; u < nm; u++)
+            take(&list[u], r->normal, t, &e);
+    if (list != buf)
+        free(list);
+    if (!(e.slo <= e.shi))
         return 0;
-    out[0] = world(a, lo);
-    if (!(shi - slo > SAT_TOUCH_REL * (a->bound + b->bound)))
+    out[0] = world(a, e.lo);
+    if (!(e.shi - e.slo > SAT_TOUCH_REL * (a->bound + b->bound)))
         return 1;
-    out[1] = world(a, hi);
+    out[1] = world(a, e.hi);
     return 2;
 }
 

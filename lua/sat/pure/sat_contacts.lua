@@ -349,7 +349,9 @@ end
 -- point when they coincide). Part pairs whose boxes are apart by more than four times their
 -- touch tolerance cannot meet. A pair's deepest line is searched for only where its point
 -- can be an extreme, and given up as soon as it cannot be one (see the C's compound_contacts:
--- a first pass finds top and bottom).
+-- a first pass finds top and bottom). The C lists the pairs that meet in its first pass for
+-- the second; here the second pass finds them again (the same pairs, the same numbers: the
+-- C's path when it has no memory for the list), with no scratch shared across calls.
 local function compound_contacts(a, b, rnx, rny)
   local lox, loy, hix, hiy = 0.0, 0.0, 0.0, 0.0
   local slo, shi, top, bottom = HUGE, -HUGE, HUGE, -HUGE
