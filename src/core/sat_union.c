@@ -877,10 +877,11 @@ static void consider(search *sr, sat_vec c, const int rank[7])
     if (refuses(sr, sr->last, c))
         return;
     const dgrid *g = &sr->g;
-    int cell = grid_cell(g, c);
-    for (int i = g->start[cell]; i < g->start[cell + 1]; i++) {
-        int k = g->item[i];
-        if (k != sr->last && refuses(sr, k, c)) {
+    int cell = grid_cell(g, c), last = sr->last;
+    const int *it = g->item + g->start[cell], *stop = g->item + g->start[cell + 1];
+    for (; it < stop; it++) {
+        int k = *it;
+        if (k != last && refuses(sr, k, c)) {
             sr->last = k;
             return;
         }
@@ -1122,13 +1123,18 @@ static int cell_cover(search *sr, int cx, int cy)
     sat_vec lo, hi;
     int found = -1, cell = cy / sr->sub * g->nx + cx / sr->sub; /* (the grid's cell holding it) */
     cell_rect(sr, cx, cy, &lo, &hi);
-    for (int j = g->start[cell] - 1; j < g->start[cell + 1] && found < 0; j++) {
-        int m = j < g->start[cell] ? sr->lastcert : g->item[j];
-        if (m < 0 || (j >= g->start[cell] && m == sr->lastcert))
+    const int *item = g->item;
+    const mdiff *ds = sr->ar->d;
+    const sat_vec *vs = sr->ar->v;
+    int j0 = g->start[cell], j1 = g->start[cell + 1], last = sr->lastcert;
+    double margin = sr->margin;
+    for (int j = j0 - 1; j < j1 && found < 0; j++) {
+        int m = j < j0 ? last : item[j];
+        if (m < 0 || (j >= j0 && m == last))
             continue;
-        const mdiff *d = &sr->ar->d[m];
-        const sat_vec *v = sr->ar->v + d->first;
-        double lim = d->tol + sr->margin;
+        const mdiff *d = &ds[m];
+        const sat_vec *v = vs + d->first;
+        double lim = d->tol + margin;
         if (lo.x < d->lo.x || hi.x > d->hi.x || lo.y < d->lo.y || hi.y > d->hi.y)
             continue;
         if (rect_held(v, d->n, d->r, lo, hi, lim))
@@ -1179,20 +1185,31 @@ static int covered(search *sr, int k, cover *cv)
         for (int h = 0; h < SAT__HINTS && cv->gap[0] == front; h++)
             if (ask(sr, k, sr->chint[SAT__HINTS * cell + h], cv))
                 return 1;
-        for (int j = g->start[cell]; j < g->start[cell + 1] && cv->gap[0] == front; j++) {
-            const mdiff *d = &sr->ar->d[g->item[j]];
+        /* (the list's scan with what it reads in locals: only ask moves the front) */
+        const int *it = g->item + g->start[cell], *stop = g->item + g->start[cell + 1];
+        const int *stamp = sr->stamp, serial = sr->serial;
+        const mdiff *ds = sr->ar->d;
+        const sat_vec *vs = sr->ar->v;
+        double margin = sr->margin;
+        if (cv->gap[0] != front)
+            it = stop;
+        for (; it < stop; it++) {
+            int m2 = *it;
+            const mdiff *d = &ds[m2];
             if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
-                sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
-                !holds(sr->ar->v + d->first, d->n, d->r, f, d->tol + sr->margin))
+                stamp[m2] == serial || m2 == k ||
+                !holds(vs + d->first, d->n, d->r, f, d->tol + margin))
                 continue; /* (it does not hold the front) */
             int *ch = sr->chint + SAT__HINTS * cell, h = 0;
-            while (h < SAT__HINTS - 1 && ch[h] != g->item[j])
+            while (h < SAT__HINTS - 1 && ch[h] != m2)
                 h++;
             for (; h > 0; h--) /* (to the front, the others one on) */
                 ch[h] = ch[h - 1];
-            ch[0] = g->item[j];
-            if (ask(sr, k, g->item[j], cv))
+            ch[0] = m2;
+            if (ask(sr, k, m2, cv))
                 return 1;
+            if (cv->gap[0] != front)
+                break;
         }
         if (cv->gap[0] == front)
             return 0;
