@@ -488,7 +488,8 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     int nx = core_count(x), ny = core_count(y);
     if (!arena_room(ar, 2 * (nx + ny)))
         return 0;
-    sat_vec *P = ar->v + ar->nv, *Q = P + ny, *out = Q + nx;
+    /* (the sum where it stays, the parts' points after it: its normals overwrite them) */
+    sat_vec *out = ar->v + ar->nv, *P = out + nx + ny, *Q = P + ny;
     marks mk;
     mk.fa = ar->fa;
     mk.fb = ar->fb;
@@ -499,7 +500,7 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     core_points(x, ca, -1.0, Q);
     double a2 = 0.0, per = 0.0;
     int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m, &a2);
-    memmove(P, out, (size_t)k * sizeof *P);
+    P = out;
     if (k != m || k < 3) /* (a sum tidied: its edges' sources are not known) */
         memset(mk.flags, 0, (size_t)k);
     mdiff *d = &ar->d[ar->nd++];
