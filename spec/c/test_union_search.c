@@ -537,7 +537,7 @@ static void test_stars(void)
                 r.overlap > deepest.overlap)
                 deepest = r;
         }
-    sat_vec tp, te;
+    sat_vec tp = {0.0, 0.0}, te = tp; /* (read by the checks below even when a search fails) */
     ENSURE(union_mtv(s[0], s[1], tol, deepest.mtv, deepest.overlap, &tp));
     ENSURE(ex_union_mtv(s[0], s[1], tol, deepest.mtv, deepest.overlap, &te));
     ENSUREF(tp.x == te.x && tp.y == te.y, "pruned (%.17g %.17g), exhaustive (%.17g %.17g)", tp.x,

@@ -22,6 +22,7 @@
  * Everything happens in the frame of the pair's first shape in sat_collide's order, so the
  * points are the same whichever shape is a, and keep their precision far from the origin.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sat_internal.h"
@@ -218,8 +219,16 @@ static void incident(const sat_shape *s, sat_vec c, sat_vec m, sat_vec *P, sat_v
     *Q = f.Q;
 }
 
-/* The line where the common part is longest, across the span both shapes cover. */
-static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *ln)
+/* Where the point of a part pair's deepest line is of no use (compound_contacts): when its
+ * place across the normal, at + its tau, is surely (by slack) above lo and below hi. */
+typedef struct window {
+    double at, slack, lo, hi;
+} window;
+
+/* The line where the common part is longest, across the span both shapes cover; 0 (and the
+ * search given up) as soon as the line is known to lie within the window w (NULL: none):
+ * the line is always between the search's lo and hi. */
+static int deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *ln, const window *w)
 {
     const double k = 0.6180339887498949; /* the golden section */
     double alo, ahi, blo, bhi, mid;
@@ -234,6 +243,8 @@ static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *l
     ln->tau = x2;
     f2 = common(a, b, d, ln, &mid);
     for (int i = 0; i < 96 && x1 < x2; i++) {
+        if (w && (w->at + lo) - w->slack > w->lo && (w->at + hi) + w->slack < w->hi)
+            return 0;
         if (f1 < f2) {
             lo = x1;
             x1 = x2;
@@ -251,12 +262,14 @@ static double deepest(const sat_shape *a, const sat_shape *b, sat_vec d, line *l
         }
     }
     ln->tau = f1 < f2 ? x2 : x1;
-    return ln->tau;
+    return 1;
 }
 
-/* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. */
+/* The contacts of a (at the origin) and b (at d), n from a toward b: relative to a. With
+ * lines_only, none (0) when no line of the faces or of the farthest point meets both (the
+ * search for the deepest line left out). */
 static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat_vec n,
-                          sat_vec out[2])
+                          sat_vec out[2], int lines_only, const window *w)
 {
     line ln;
     face fa, fb, *ref;
@@ -292,8 +305,9 @@ static int contact_points(const sat_shape *a, const sat_shape *b, sat_vec d, sat
         if (common(a, b, d, &ln, &mid) >= -2.0 * ln.tol)
             out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
     }
-    if (found == 0) {
-        deepest(a, b, d, &ln);
+    if (found == 0 && !lines_only) {
+        if (!deepest(a, b, d, &ln, w))
+            return 0;
         common(a, b, d, &ln, &mid);
         out[found++] = sat__add(sat__mul(ln.t, ln.tau), sat__mul(n, mid));
     }
@@ -306,49 +320,165 @@ static sat_vec world(const sat_shape *s, sat_vec p)
     return sat__v((s->pos.x + p.x) + s->pos_lo.x, (s->pos.y + p.y) + s->pos_lo.y);
 }
 
+/* Where along t (a's frame) the point of the deepest line of part pair x, y (x at c, y at d
+ * from x) lies: its tau is within the common part of both parts' spans across n (their
+ * middle when they miss), and the point c + t tau + n mid; with a margin far above the
+ * rounding. */
+static void deepest_span(const sat_shape *x, const sat_shape *y, sat_vec c, sat_vec d, sat_vec t,
+                         double *lo, double *hi, window *w)
+{
+    double xlo, xhi, ylo, yhi, at = sat__dot(c, t);
+    sat__interval(x, sat__v(0.0, 0.0), t, &xlo, &xhi);
+    sat__interval(y, d, t, &ylo, &yhi);
+    double l = xlo > ylo ? xlo : ylo, h = xhi < yhi ? xhi : yhi;
+    if (l > h)
+        l = h = 0.5 * (l + h);
+    double slack = 1e-6 * (fabs(at) + fabs(l) + fabs(h) + x->bound + y->bound + fabs(d.x) + fabs(d.y));
+    *lo = at + l - slack;
+    *hi = at + h + slack;
+    w->at = at;
+    w->slack = slack;
+}
+
+/* A part pair that meets (x of a, at c; y of b, at d from x): its points along the normal
+ * when a line of its faces or farthest point meets both (n of them), else (n 0) its deepest
+ * line's span across it (plo, phi; w's at and slack); a pair's points' span otherwise. */
+typedef struct met {
+    const sat_shape *x, *y;
+    sat_vec c, d, p[2];
+    int n;
+    double plo, phi;
+    window w;
+} met;
+
+#define SAT__MET_STACK 64
+
+/* Whether x (at c, its box xlo, xhi) and part j of b meet as sat_union.c gates and tests
+ * them; m filled when they do. */
+static int pair_meets(const sat_shape *x, sat_vec c, sat_vec xlo, sat_vec xhi, const sat_shape *b,
+                      int j, const sat_vec bown[2], sat_vec normal, sat_vec t, met *m)
+{
+    const sat_shape *y = sat__part_of(b, j);
+    sat_vec ylo, yhi, d = sat__offset(x, y);
+    sat__part_box(b, j, bown, &ylo, &yhi);
+    if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) || !sat_test(x, y))
+        return 0;
+    m->x = x;
+    m->y = y;
+    m->c = c;
+    m->d = d;
+    m->n = contact_points(x, y, d, normal, m->p, 1, NULL);
+    m->plo = HUGE_VAL;
+    m->phi = -HUGE_VAL;
+    if (m->n == 0)
+        deepest_span(x, y, c, d, t, &m->plo, &m->phi, &m->w);
+    for (int k = 0; k < m->n; k++) {
+        double s = sat__dot(sat__add(c, m->p[k]), t);
+        m->plo = s < m->plo ? s : m->plo;
+        m->phi = s > m->phi ? s : m->phi;
+    }
+    return 1;
+}
+
+/* The extremes across the normal so far (their places slo, shi; points lo, hi) and the
+ * first pass's bounds (top, bottom). */
+typedef struct ends {
+    double slo, shi, top, bottom;
+    sat_vec lo, hi;
+} ends;
+
+/* The second pass over a pair that meets: its points (its deepest line's when it can be an
+ * extreme) taken into the extremes. */
+static void take(met *m, sat_vec normal, sat_vec t, ends *e)
+{
+    int n = m->n;
+    if (n == 0) {
+        m->w.lo = e->slo < e->top ? e->slo : e->top;
+        m->w.hi = e->shi > e->bottom ? e->shi : e->bottom;
+        if (!(m->plo > m->w.lo && m->phi < m->w.hi))
+            n = contact_points(m->x, m->y, m->d, normal, m->p, 0, &m->w);
+    }
+    for (int k = 0; k < n; k++) {
+        sat_vec q = sat__add(m->c, m->p[k]);
+        double s = sat__dot(q, t);
+        if (s < e->slo)
+            e->slo = s, e->lo = q;
+        if (s > e->shi)
+            e->shi = s, e->hi = q;
+    }
+}
+
 /* With a compound, r the union's result (a first): every part pair that meets gives its
  * points along the union's normal, and the two extremes across the normal are kept (one
  * point when they coincide). The part pairs are gated as sat_union.c gates them
- * (sat__part_gap), so that every pair the union's verdict came from gives points. */
+ * (sat__part_gap), so that every pair the union's verdict came from gives points. The search
+ * for a pair's deepest line (when no other line meets both) is made only where its point
+ * can be an extreme: a first pass finds, over the pairs that meet, the least place across the
+ * normal that some point surely has (top: a pair's least point, or the greatest place of its
+ * deepest line's span) and the greatest (bottom); a deepest line above top (and the least
+ * point so far) and below bottom (and the greatest so far) is neither extreme, so its search
+ * is not made, or given up as soon as its bracket lies there (deepest's window). The first
+ * pass lists the pairs that meet, with what it found of them, for the second (without
+ * memory for the list: the second pass finds them again, the same). */
 static int compound_contacts(const sat_shape *a, const sat_shape *b, const sat_result *r,
                              sat_vec out[2])
 {
-    sat_vec p[2], lo = sat__v(0.0, 0.0), hi = lo, aown[2], bown[2];
-    double slo = HUGE_VAL, shi = -HUGE_VAL;
+    sat_vec aown[2], bown[2];
     sat_vec t = sat__perp(r->normal);
+    met buf[SAT__MET_STACK], *list = buf, m;
+    int nm = 0, cm = SAT__MET_STACK, lost = 0;
+    ends e;
+    e.slo = e.top = HUGE_VAL;
+    e.shi = e.bottom = -HUGE_VAL;
+    e.lo = e.hi = sat__v(0.0, 0.0);
     if (a->kind != SAT_COMPOUND)
         sat__box(a, &aown[0], &aown[1]);
     if (b->kind != SAT_COMPOUND)
         sat__box(b, &bown[0], &bown[1]);
-    for (int i = 0; i < sat__nparts(a); i++) {
-        const sat_shape *x = sat__part_of(a, i);
-        sat_vec xlo, xhi;
-        sat__part_box(a, i, aown, &xlo, &xhi);
-        for (int j = 0; j < sat__nparts(b); j++) {
-            const sat_shape *y = sat__part_of(b, j);
-            sat_vec ylo, yhi, d = sat__offset(x, y);
-            sat__part_box(b, j, bown, &ylo, &yhi);
-            if (sat__boxes_apart(xlo, xhi, d, ylo, yhi, sat__part_gap(x, y)) ||
-                !sat_test(x, y))
-                continue;
-            sat_vec c = sat__offset(a, x);
-            int n = contact_points(x, y, d, r->normal, p);
-            for (int k = 0; k < n; k++) {
-                sat_vec q = sat__add(c, p[k]);
-                double s = sat__dot(q, t);
-                if (s < slo)
-                    slo = s, lo = q;
-                if (s > shi)
-                    shi = s, hi = q;
+    for (int pass = 0; pass < 2 && !(pass == 1 && !lost); pass++) {
+        for (int i = 0; i < sat__nparts(a); i++) {
+            const sat_shape *x = sat__part_of(a, i);
+            sat_vec xlo, xhi, c = sat__offset(a, x);
+            sat__part_box(a, i, aown, &xlo, &xhi);
+            for (int j = 0; j < sat__nparts(b); j++) {
+                if (!pair_meets(x, c, xlo, xhi, b, j, bown, r->normal, t, &m))
+                    continue;
+                if (pass == 1) { /* (no list) */
+                    take(&m, r->normal, t, &e);
+                    continue;
+                }
+                /* (a pair's points are known: its least is a bound) */
+                double up = m.n > 0 ? m.plo : m.phi, down = m.n > 0 ? m.phi : m.plo;
+                e.top = up < e.top ? up : e.top;
+                e.bottom = down > e.bottom ? down : e.bottom;
+                if (!lost && nm == cm) {
+                    met *grown = malloc((size_t)(2 * cm) * sizeof *grown);
+                    if (grown == NULL) {
+                        lost = 1;
+                        continue;
+                    }
+                    memcpy(grown, list, (size_t)nm * sizeof *grown);
+                    if (list != buf)
+                        free(list);
+                    list = grown;
+                    cm *= 2;
+                }
+                if (!lost)
+                    list[nm++] = m;
             }
         }
     }
-    if (!(slo <= shi))
+    if (!lost)
+        for (int u = 0; u < nm; u++)
+            take(&list[u], r->normal, t, &e);
+    if (list != buf)
+        free(list);
+    if (!(e.slo <= e.shi))
         return 0;
-    out[0] = world(a, lo);
-    if (!(shi - slo > SAT_TOUCH_REL * (a->bound + b->bound)))
+    out[0] = world(a, e.lo);
+    if (!(e.shi - e.slo > SAT_TOUCH_REL * (a->bound + b->bound)))
         return 1;
-    out[1] = world(a, hi);
+    out[1] = world(a, e.hi);
     return 2;
 }
 
@@ -365,7 +495,7 @@ int sat_contacts(const sat_shape *a, const sat_shape *b, sat_vec out[2])
         return 0;
     if (b->kind == SAT_COMPOUND)
         return compound_contacts(a, b, &r, out);
-    int n = contact_points(a, b, sat__offset(a, b), r.normal, p);
+    int n = contact_points(a, b, sat__offset(a, b), r.normal, p, 0, NULL);
     for (int i = 0; i < n; i++)
         out[i] = world(a, p[i]);
     return n;
@@ -387,11 +517,11 @@ static sat_vec hit_point(const sat_shape *a, const sat_shape *b, sat_vec vb,
     sat_vec p[2], at, d = sat__offset(a, b);
     if (sat__comes_first(a, b))
         at = world(a, sat__add(middle(p, contact_points(a, b, sat__sub(d, hit->move),
-                                                         hit->result.normal, p)),
+                                                         hit->result.normal, p, 0, NULL)),
                                hit->move));
     else
         at = world(b, middle(p, contact_points(b, a, sat__add(sat__neg(d), hit->move),
-                                               sat__neg(hit->result.normal), p)));
+                                               sat__neg(hit->result.normal), p, 0, NULL)));
     return sat__add(at, sat__v(vb.x * hit->t, vb.y * hit->t));
 }
 

@@ -43,7 +43,15 @@
  * best while its corner is nearer); depth tests and chords stop at the first edge that
  * decides (holds, chord); each grid cell keeps its last SAT__HINTS front holders, asked
  * before its list; a piece found covered in a round is not asked again within that round's
- * reach (done: the pieces, the arcs, are marked in the arena's flags).
+ * reach (done: the pieces, the arcs, are marked in the arena's flags). Whole regions are
+ * certified at once: each grid cell is split in SAT__SUB x SAT__SUB certificates' cells, and
+ * one whose rectangle, grown by a sixteenth of its side, a single difference holds deeper
+ * than its tolerance and the margin (rect_held: its corners, a difference's depth being
+ * concave; asked once per round, the last difference that held one first) covers what of a
+ * piece lies in it with no chord (covered asks it first at each front); the certificates'
+ * cells asked ring by ring about the origin's raise the floor to the radius they cover
+ * whole (raise_floor: no candidate nearer is ever taken), and the differences whose boxes
+ * lie within the floor are not visited (expose_all).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +62,19 @@
 #ifndef SAT_UNION_MTV
 #define SAT_UNION_MTV union_mtv
 #endif
+
+/* fmin and fmax as glibc computes them on x86-64 (minsd, maxsd), and the pure twin
+ * (sat_internal.lua): equal operands (-0 and +0 included) give the second, a NaN the
+ * other operand; inline (libm's are calls). */
+static inline double umin(double x, double y)
+{
+    return x < y ? x : y == y ? y : x;
+}
+
+static inline double umax(double x, double y)
+{
+    return x > y ? x : y == y ? y : x;
+}
 
 /* Distance from p to the segment a-b. */
 static double seg_point_dist(sat_vec p, sat_vec a, sat_vec b)
@@ -96,13 +117,20 @@ typedef struct facts {
     int *m;             /* per part vertex: its outline point, or -1 (none within reach) */
     int *diag;          /* per part edge (vertex k to k + 1): 1 when another part has it
                          * reversed (a diagonal: its inside is inside the compound) */
+    const double *turn; /* per outline point m, SAT__TURN doubles from SAT__TURN * m: its
+                         * edges' vectors r1 (to the point before) and r2 (to the next),
+                         * -SAT_COLLINEAR_REL * |r1| and * |r2|, 1 when reflex (fits) */
 } facts;
 
 #define SAT__FACTS_STACK 512
+#define SAT__TURN 7
+#define SAT__TURN_STACK 64
 
 typedef struct facts_mem {
     int *mem;
+    double *turn;
     int buf[SAT__FACTS_STACK];
+    double tbuf[SAT__TURN * SAT__TURN_STACK];
 } facts_mem;
 
 /* The outline point within a quarter of the merge distance of p (the guess first), or -1. */
@@ -129,6 +157,7 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
 {
     f->s = NULL;
     fm->mem = fm->buf;
+    fm->turn = fm->tbuf;
     if (s->kind != SAT_COMPOUND || sat_compound_form(s) != SAT_FORM_CONCAVE)
         return 1;
     int P = s->count, N = sat__outline_n(s), V = 0;
@@ -143,10 +172,26 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
         fm->mem = fm->buf;
         return 0;
     }
+    if (N > SAT__TURN_STACK &&
+        (fm->turn = malloc((size_t)N * SAT__TURN * sizeof(double))) == NULL) {
+        fm->turn = fm->tbuf;
+        return 0;
+    }
     int *at = fm->mem, *m = at + P + 1, *diag = m + V, *head = diag + V, *next = head + N;
     int *to = next + V;
     const sat_vec *w = sat__coutline_world(s);
-    double tol = 0.25 * SAT_MERGE_REL * s->bound, tt = tol * tol;
+    double tol = 0.25 * SAT_MERGE_REL * s->bound, tt = tol * tol, *turn = fm->turn;
+    for (int q = 0; q < N; q++) {
+        sat_vec r1 = sat__sub(w[q == 0 ? N - 1 : q - 1], w[q]), r2 = sat__sub(w[q + 1 == N ? 0 : q + 1], w[q]);
+        double *g = turn + SAT__TURN * q;
+        g[0] = r1.x;
+        g[1] = r1.y;
+        g[2] = r2.x;
+        g[3] = r2.y;
+        g[4] = -SAT_COLLINEAR_REL * sat__len(r1);
+        g[5] = -SAT_COLLINEAR_REL * sat__len(r2);
+        g[6] = sat__cross(r2, r1) < 0.0;
+    }
     for (int k = 0; k < N; k++)
         head[k] = -1;
     at[0] = 0;
@@ -182,6 +227,7 @@ static int facts_begin(facts *f, facts_mem *fm, const sat_shape *s)
     f->at = at;
     f->m = m;
     f->diag = diag;
+    f->turn = turn;
     return 1;
 }
 
@@ -189,6 +235,8 @@ static void facts_end(facts_mem *fm)
 {
     if (fm->mem != fm->buf)
         free(fm->mem);
+    if (fm->turn != fm->tbuf)
+        free(fm->turn);
 }
 
 typedef struct arena {
@@ -320,15 +368,13 @@ static int angle_less(sat_vec u, sat_vec v)
  * than an angle of SAT_COLLINEAR_REL); 1 when nothing is known. */
 static int fits(const facts *f, int i, int k, sat_vec n)
 {
-    int m = f->m[f->at[i] + k], N = sat__outline_n(f->s);
+    int m = f->m[f->at[i] + k];
     if (m < 0)
         return 1;
-    const sat_vec *w = sat__coutline_world(f->s);
-    sat_vec r1 = sat__sub(w[m == 0 ? N - 1 : m - 1], w[m]), r2 = sat__sub(w[m + 1 == N ? 0 : m + 1], w[m]);
-    if (sat__cross(r2, r1) < 0.0)
+    const double *g = f->turn + SAT__TURN * m; /* (r1, r2, their limits: facts_begin) */
+    if (g[6] != 0.0)
         return 0; /* reflex */
-    return !(sat__dot(r1, n) < -SAT_COLLINEAR_REL * sat__len(r1)) &&
-           !(sat__dot(r2, n) < -SAT_COLLINEAR_REL * sat__len(r2));
+    return !(g[0] * n.x + g[1] * n.y < g[4]) && !(g[2] * n.x + g[3] * n.y < g[5]);
 }
 
 /* Whether edge k of part i of f's compound is a diagonal. */
@@ -397,8 +443,8 @@ static int minkowski(const sat_vec *P, int np, const sat_vec *Q, int nq, sat_vec
 }
 
 /* Drops repeated points; a sum with no area (parallel segments, points) becomes the segment
- * between its extremes, or a point. */
-static int tidy(sat_vec *p, int n)
+ * between its extremes, or a point. *a2: twice its area, when 3 points or more are left. */
+static int tidy(sat_vec *p, int n, double *area2)
 {
     int m = 0;
     for (int i = 0; i < n; i++)
@@ -410,9 +456,10 @@ static int tidy(sat_vec *p, int n)
         return m;
     double ext = 0.0, a2 = 0.0;
     for (int i = 0; i < m; i++) {
-        ext = fmax(ext, sat__len(sat__sub(p[i], p[0])));
+        ext = umax(ext, sat__len(sat__sub(p[i], p[0])));
         a2 += sat__cross(sat__sub(p[i], p[0]), sat__sub(p[(i + 1) % m], p[0]));
     }
+    *area2 = a2;
     if (fabs(a2) > 1e-10 * ext * ext)
         return m;
     int e1 = 0, e2 = 0;
@@ -441,7 +488,8 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     int nx = core_count(x), ny = core_count(y);
     if (!arena_room(ar, 2 * (nx + ny)))
         return 0;
-    sat_vec *P = ar->v + ar->nv, *Q = P + ny, *out = Q + nx;
+    /* (the sum where it stays, the parts' points after it: its normals overwrite them) */
+    sat_vec *out = ar->v + ar->nv, *P = out + nx + ny, *Q = P + ny;
     marks mk;
     mk.fa = ar->fa;
     mk.fb = ar->fb;
@@ -450,8 +498,9 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     mk.flags = ar->f + ar->nv;
     core_points(y, cb, 1.0, P);
     core_points(x, ca, -1.0, Q);
-    int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m);
-    memmove(P, out, (size_t)k * sizeof *P);
+    double a2 = 0.0, per = 0.0;
+    int m = minkowski(P, ny, Q, nx, out, &mk), k = tidy(out, m, &a2);
+    P = out;
     if (k != m || k < 3) /* (a sum tidied: its edges' sources are not known) */
         memset(mk.flags, 0, (size_t)k);
     mdiff *d = &ar->d[ar->nd++];
@@ -463,19 +512,17 @@ static int add_diff(arena *ar, const sat_shape *x, sat_vec ca, const sat_shape *
     d->tol = sat__touch_tol(x, y);
     d->lo = d->hi = P[0];
     for (int i = 0; i < k; i++) {
-        sat_vec e = sat__sub(P[(i + 1) % k], P[i]);
-        P[k + i] = sat__normalize(sat__v(e.y, -e.x), NULL);
-        d->lo = sat__v(fmin(d->lo.x, P[i].x), fmin(d->lo.y, P[i].y));
-        d->hi = sat__v(fmax(d->hi.x, P[i].x), fmax(d->hi.y, P[i].y));
+        double len;
+        sat_vec e = sat__sub(P[i + 1 == k ? 0 : i + 1], P[i]);
+        P[k + i] = sat__normalize(sat__v(e.y, -e.x), &len);
+        per += len; /* (|e|, as sat__len gives it) */
+        d->lo = sat__v(umin(d->lo.x, P[i].x), umin(d->lo.y, P[i].y));
+        d->hi = sat__v(umax(d->hi.x, P[i].x), umax(d->hi.y, P[i].y));
     }
     d->lo = sat__v(d->lo.x - d->r, d->lo.y - d->r);
     d->hi = sat__v(d->hi.x + d->r, d->hi.y + d->r);
-    double a2 = 0.0, per = 0.0;
-    for (int i = 0; k >= 3 && i < k; i++) {
-        a2 += sat__cross(sat__sub(P[i], P[0]), sat__sub(P[(i + 1) % k], P[0]));
-        per += sat__len(sat__sub(P[(i + 1) % k], P[i]));
-    }
-    d->deep = d->r + (per > 0.0 ? a2 / per : 0.0);
+    /* (a2: tidy's, the same sum; none below 3 points) */
+    d->deep = d->r + (k >= 3 && per > 0.0 ? a2 / per : 0.0);
     ar->nv += 2 * k;
     return 1;
 }
@@ -499,7 +546,7 @@ static double depth(const sat_vec *v, int n, double r, sat_vec t)
         return r - smax; /* beyond one edge's line by more than r: apart, by at least that */
     double m = HUGE_VAL;
     for (int i = 0; i < n; i++)
-        m = fmin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
+        m = umin(m, seg_point_dist(t, v[i], v[(i + 1) % n]));
     return r - m;
 }
 
@@ -548,7 +595,7 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
         pc->full = 1;
         pc->c = v[0];
         pc->n0 = pc->n1 = sat__v(1.0, 0.0);
-        pc->dist = fmax(0.0, sat__len(v[0]) - d->r);
+        pc->dist = umax(0.0, sat__len(v[0]) - d->r);
         pc->lo = sat__v(v[0].x - d->r, v[0].y - d->r);
         pc->hi = sat__v(v[0].x + d->r, v[0].y + d->r);
         pc->far = sat__len(v[0]) + d->r;
@@ -562,9 +609,9 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
         pc->p0 = sat__add(v[k], sat__mul(pc->n, d->r));
         pc->p1 = sat__add(v[(k + 1) % n], sat__mul(pc->n, d->r));
         pc->dist = sat__len(nearest_on(pc->p0, pc->p1));
-        pc->lo = sat__v(fmin(pc->p0.x, pc->p1.x), fmin(pc->p0.y, pc->p1.y));
-        pc->hi = sat__v(fmax(pc->p0.x, pc->p1.x), fmax(pc->p0.y, pc->p1.y));
-        pc->far = fmax(sat__len(pc->p0), sat__len(pc->p1));
+        pc->lo = sat__v(umin(pc->p0.x, pc->p1.x), umin(pc->p0.y, pc->p1.y));
+        pc->hi = sat__v(umax(pc->p0.x, pc->p1.x), umax(pc->p0.y, pc->p1.y));
+        pc->far = umax(sat__len(pc->p0), sat__len(pc->p1));
         return;
     }
     pc->arc = 1;
@@ -572,7 +619,7 @@ static void get_piece(const sat_vec *v, const mdiff *d, int idx, piece *pc)
     pc->c = v[(k + 1) % n];
     pc->n0 = nm[k];
     pc->n1 = nm[(k + 1) % n];
-    pc->dist = fmax(0.0, sat__len(pc->c) - d->r);
+    pc->dist = umax(0.0, sat__len(pc->c) - d->r);
     pc->lo = sat__v(pc->c.x - d->r, pc->c.y - d->r);
     pc->hi = sat__v(pc->c.x + d->r, pc->c.y + d->r);
     pc->far = sat__len(pc->c) + d->r;
@@ -650,7 +697,7 @@ static int cross_pieces(const piece *a, const piece *b, sat_vec x[2])
         if (!(L > 0.0) || L > a->r + b->r || L < fabs(a->r - b->r))
             return 0;
         double al = (a->r * a->r - b->r * b->r + L * L) / (2.0 * L);
-        double h = sqrt(fmax(0.0, a->r * a->r - al * al));
+        double h = sqrt(umax(0.0, a->r * a->r - al * al));
         sat_vec m = sat__add(a->c, sat__mul(d, al / L)), pp = sat__mul(sat__perp(d), h / L);
         sat_vec c[2];
         c[0] = sat__add(m, pp);
@@ -757,8 +804,8 @@ typedef struct dgrid {
 
 static int grid_at(double x, double x0, double w, int n)
 {
-    double f = floor((x - x0) / w);
-    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int)f;
+    double f = (x - x0) / w; /* (floor(f) clamped: below 0, at n or above, else truncated) */
+    return !(f >= 0.0) ? 0 : f >= (double)n ? n - 1 : (int)f;
 }
 
 static int grid_cell(const dgrid *g, sat_vec c)
@@ -767,6 +814,9 @@ static int grid_cell(const dgrid *g, sat_vec c)
 }
 
 #define SAT__HINTS 4
+
+/* The certificates' cells: each grid cell split in SAT__SUB x SAT__SUB. */
+#define SAT__SUB 3
 
 typedef struct search {
     arena *ar;
@@ -784,6 +834,12 @@ typedef struct search {
     int *hint;          /* per difference: the last that covered one of its pieces, or -1 */
     int *chint;         /* per grid cell: the last SAT__HINTS differences that held a front
                          * there, the latest first (-1: none) */
+    int sub;            /* the certificates' cells: the grid's split in sub x sub */
+    double fw;          /* their side */
+    int lastcert;       /* the last difference that held a cell, or -1: asked first */
+    int *cert;          /* per such cell: the difference that holds its rectangle (grown
+                         * a little) deeper than its tolerance and the margin, -1: none,
+                         * -2: not asked yet (see cell_cover) */
     int cover;          /* the last difference that covered a piece, or -1 */
     piece *ex;          /* the exposed pieces: ex[i] is piece exd[2i + 1] of difference exd[2i] */
     int *exd, nex, cex;
@@ -822,10 +878,11 @@ static void consider(search *sr, sat_vec c, const int rank[7])
     if (refuses(sr, sr->last, c))
         return;
     const dgrid *g = &sr->g;
-    int cell = grid_cell(g, c);
-    for (int i = g->start[cell]; i < g->start[cell + 1]; i++) {
-        int k = g->item[i];
-        if (k != sr->last && refuses(sr, k, c)) {
+    int cell = grid_cell(g, c), last = sr->last;
+    const int *it = g->item + g->start[cell], *stop = g->item + g->start[cell + 1];
+    for (; it < stop; it++) {
+        int k = *it;
+        if (k != last && refuses(sr, k, c)) {
             sr->last = k;
             return;
         }
@@ -908,7 +965,7 @@ static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_
     for (int i = 0; i < n; i++) {
         disc_chord(p0, e, v[i], g, &a, &b);
         if (a < b)
-            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+            *lo = umin(*lo, a), *hi = umax(*hi, b);
         if (n == 1 || (n == 2 && i == 1))
             continue;
         /* the band along edge i (its tangent t, length L) */
@@ -919,7 +976,7 @@ static void chord(const sat_vec *v, const mdiff *d, double lim, sat_vec p0, sat_
         slab(sat__dot(t, q), sat__dot(t, e), 0.0, L, &a, &b);
         slab(sat__dot(nm[i], q), sat__dot(nm[i], e), -g, g, &a, &b);
         if (a < b)
-            *lo = fmin(*lo, a), *hi = fmax(*hi, b);
+            *lo = umin(*lo, a), *hi = umax(*hi, b);
     }
 }
 
@@ -1016,6 +1073,79 @@ static int ask(search *sr, int k, int m, cover *cv)
     return 1;
 }
 
+/* The certificates' cells: the grid's cells split in sub x sub, of side fw. The rectangle
+ * of one, grown by a sixteenth of its side on every side (a front on its side is inside it,
+ * and what is cut leaves the next front in the next cell). */
+static void cell_rect(const search *sr, int cx, int cy, sat_vec *lo, sat_vec *hi)
+{
+    const dgrid *g = &sr->g;
+    double e = sr->fw / 16.0;
+    *lo = sat__v(g->x0 + cx * sr->fw - e, g->y0 + cy * sr->fw - e);
+    *hi = sat__v(g->x0 + (cx + 1) * sr->fw + e, g->y0 + (cy + 1) * sr->fw + e);
+}
+
+/* The certificates' cell of c: its column and row. */
+static void fine_cell(const search *sr, sat_vec c, int *cx, int *cy)
+{
+    const dgrid *g = &sr->g;
+    *cx = grid_at(c.x, g->x0, sr->fw, g->nx * sr->sub);
+    *cy = grid_at(c.y, g->y0, sr->fw, g->ny * sr->sub);
+}
+
+/* Whether a difference (core v, n, r) holds the rectangle (lo, hi) deeper than lim: a core
+ * of no radius when the rectangle's farthest corner along each edge's normal is inside by
+ * more than lim, else when it holds the four corners (its depth is concave: a convex core
+ * grown by a radius). */
+static int rect_held(const sat_vec *v, int n, double r, sat_vec lo, sat_vec hi, double lim)
+{
+    if (n < 3 || r != 0.0)
+        return holds(v, n, r, lo, lim) && holds(v, n, r, hi, lim) &&
+               holds(v, n, r, sat__v(hi.x, lo.y), lim) && holds(v, n, r, sat__v(lo.x, hi.y), lim);
+    const sat_vec *nm = v + n;
+    for (int i = 0; i < n; i++) {
+        sat_vec c = sat__v(nm[i].x > 0.0 ? hi.x : lo.x, nm[i].y > 0.0 ? hi.y : lo.y);
+        double s = sat__dot(nm[i], sat__sub(c, v[i]));
+        if (!(0.0 - s > lim))
+            return 0;
+    }
+    return 1;
+}
+
+/* The difference (of the grid's list at the cell's middle, in its order) that holds the
+ * whole of a fine cell's grown rectangle deeper than its tolerance and the margin, or -1:
+ * asked once per search. A difference's depth is concave (a convex core grown by a radius),
+ * so it holds the rectangle when it holds its four corners. */
+static int cell_cover(search *sr, int cx, int cy)
+{
+    const dgrid *g = &sr->g;
+    int fine = cy * g->nx * sr->sub + cx;
+    if (sr->cert[fine] != -2)
+        return sr->cert[fine];
+    sat_vec lo, hi;
+    int found = -1, cell = cy / sr->sub * g->nx + cx / sr->sub; /* (the grid's cell holding it) */
+    cell_rect(sr, cx, cy, &lo, &hi);
+    const int *item = g->item;
+    const mdiff *ds = sr->ar->d;
+    const sat_vec *vs = sr->ar->v;
+    int j0 = g->start[cell], j1 = g->start[cell + 1], last = sr->lastcert;
+    double margin = sr->margin;
+    for (int j = j0 - 1; j < j1 && found < 0; j++) {
+        int m = j < j0 ? last : item[j];
+        if (m < 0 || (j >= j0 && m == last))
+            continue;
+        const mdiff *d = &ds[m];
+        const sat_vec *v = vs + d->first;
+        double lim = d->tol + margin;
+        if (lo.x < d->lo.x || hi.x > d->hi.x || lo.y < d->lo.y || hi.y > d->hi.y)
+            continue;
+        if (rect_held(v, d->n, d->r, lo, hi, lim))
+            found = m;
+    }
+    if (found >= 0)
+        sr->lastcert = found;
+    return sr->cert[fine] = found;
+}
+
 /* Whether the differences near a piece of difference k cover it: the hints first, then,
  * for an arc, those the grid lists in the cell of its first hull point; for a segment, at the
  * nearest end of what is left uncovered (the front), those of its cell whose boxes hold it
@@ -1037,24 +1167,50 @@ static int covered(search *sr, int k, cover *cv)
     for (;;) {
         double front = cv->gap[0];
         sat_vec f = sat__add(cv->p0, sat__mul(cv->e, front));
-        int cell = grid_cell(g, f);
+        int cell = grid_cell(g, f), fx, fy;
+        fine_cell(sr, f, &fx, &fy);
+        int m = cell_cover(sr, fx, fy);
+        if (m >= 0 && m != k) { /* (what of it is in the cell's rectangle is covered) */
+            sat_vec lo, hi;
+            double a = -HUGE_VAL, b = HUGE_VAL;
+            cell_rect(sr, fx, fy, &lo, &hi);
+            slab(cv->p0.x, cv->e.x, lo.x, hi.x, &a, &b);
+            slab(cv->p0.y, cv->e.y, lo.y, hi.y, &a, &b);
+            if (a < b)
+                cv->n = cut(cv->gap, cv->n, a, b);
+            if (cv->n == 0)
+                return 1;
+            if (cv->gap[0] != front)
+                continue;
+        }
         for (int h = 0; h < SAT__HINTS && cv->gap[0] == front; h++)
             if (ask(sr, k, sr->chint[SAT__HINTS * cell + h], cv))
                 return 1;
-        for (int j = g->start[cell]; j < g->start[cell + 1] && cv->gap[0] == front; j++) {
-            const mdiff *d = &sr->ar->d[g->item[j]];
+        /* (the list's scan with what it reads in locals: only ask moves the front) */
+        const int *it = g->item + g->start[cell], *stop = g->item + g->start[cell + 1];
+        const int *stamp = sr->stamp, serial = sr->serial;
+        const mdiff *ds = sr->ar->d;
+        const sat_vec *vs = sr->ar->v;
+        double margin = sr->margin;
+        if (cv->gap[0] != front)
+            it = stop;
+        for (; it < stop; it++) {
+            int m2 = *it;
+            const mdiff *d = &ds[m2];
             if (f.x < d->lo.x || f.x > d->hi.x || f.y < d->lo.y || f.y > d->hi.y ||
-                sr->stamp[g->item[j]] == sr->serial || g->item[j] == k ||
-                !holds(sr->ar->v + d->first, d->n, d->r, f, d->tol + sr->margin))
+                stamp[m2] == serial || m2 == k ||
+                !holds(vs + d->first, d->n, d->r, f, d->tol + margin))
                 continue; /* (it does not hold the front) */
             int *ch = sr->chint + SAT__HINTS * cell, h = 0;
-            while (h < SAT__HINTS - 1 && ch[h] != g->item[j])
+            while (h < SAT__HINTS - 1 && ch[h] != m2)
                 h++;
             for (; h > 0; h--) /* (to the front, the others one on) */
                 ch[h] = ch[h - 1];
-            ch[0] = g->item[j];
-            if (ask(sr, k, g->item[j], cv))
+            ch[0] = m2;
+            if (ask(sr, k, m2, cv))
                 return 1;
+            if (cv->gap[0] != front)
+                break;
         }
         if (cv->gap[0] == front)
             return 0;
@@ -1068,7 +1224,7 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
     cover cv;
     sat_vec p0 = pc->p0, e = sat__sub(pc->p1, pc->p0);
     double A = sat__dot(e, e), B = sat__dot(p0, e), P = sat__dot(p0, p0);
-    double R = fmin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
+    double R = umin(sr->best, sr->cap) + sr->margin, F = sr->floor - sr->margin;
     if (before && sr->done > F)
         F = sr->done; /* (covered within it in the rounds before) */
     double disc = B * B - A * (P - R * R);
@@ -1078,8 +1234,8 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
     cv.arc = 0;
     cv.p0 = p0;
     cv.e = e;
-    cv.gap[0] = fmax(0.0, (-B - sq) / A);
-    cv.gap[1] = fmin(1.0, (-B + sq) / A);
+    cv.gap[0] = umax(0.0, (-B - sq) / A);
+    cv.gap[1] = umin(1.0, (-B + sq) / A);
     cv.n = cv.gap[0] <= cv.gap[1];
     disc = B * B - A * (P - F * F);
     if (cv.n && F > 0.0 && disc > 0.0) {
@@ -1090,8 +1246,8 @@ static int segment_exposed(search *sr, int k, const piece *pc, int before)
         return 0;
     sat_vec q0 = sat__add(p0, sat__mul(e, cv.gap[0]));
     sat_vec q1 = sat__add(p0, sat__mul(e, cv.gap[2 * cv.n - 1]));
-    cv.lo = sat__v(fmin(q0.x, q1.x), fmin(q0.y, q1.y));
-    cv.hi = sat__v(fmax(q0.x, q1.x), fmax(q0.y, q1.y));
+    cv.lo = sat__v(umin(q0.x, q1.x), umin(q0.y, q1.y));
+    cv.hi = sat__v(umax(q0.x, q1.x), umax(q0.y, q1.y));
     return !covered(sr, k, &cv);
 }
 
@@ -1105,8 +1261,8 @@ static int arc_exposed(search *sr, int k, const piece *pc)
         return 1;
     cv.lo = cv.hi = cv.h[0];
     for (int i = 1; i < cv.np; i++) {
-        cv.lo = sat__v(fmin(cv.lo.x, cv.h[i].x), fmin(cv.lo.y, cv.h[i].y));
-        cv.hi = sat__v(fmax(cv.hi.x, cv.h[i].x), fmax(cv.hi.y, cv.h[i].y));
+        cv.lo = sat__v(umin(cv.lo.x, cv.h[i].x), umin(cv.lo.y, cv.h[i].y));
+        cv.hi = sat__v(umax(cv.hi.x, cv.h[i].x), umax(cv.hi.y, cv.h[i].y));
     }
     return !covered(sr, k, &cv);
 }
@@ -1137,7 +1293,14 @@ static void search_end(search *sr, scratch *sc)
 /* The distance from the origin to a difference's box. */
 static double box_dist(const mdiff *d)
 {
-    double dx = fmax(0.0, fmax(d->lo.x, -d->hi.x)), dy = fmax(0.0, fmax(d->lo.y, -d->hi.y));
+    double dx = umax(0.0, umax(d->lo.x, -d->hi.x)), dy = umax(0.0, umax(d->lo.y, -d->hi.y));
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* The distance from the origin to the farthest corner of a difference's box. */
+static double box_far(const mdiff *d)
+{
+    double dx = umax(-d->lo.x, d->hi.x), dy = umax(-d->lo.y, d->hi.y);
     return sqrt(dx * dx + dy * dy);
 }
 
@@ -1173,14 +1336,14 @@ static int search_begin(search *sr, scratch *sc, double cap)
     sr->cex = SAT__EXPOSED_STACK;
     for (int k = 0; k < nd; k++) {
         const mdiff *d = &ar->d[k];
-        lo = sat__v(fmin(lo.x, d->lo.x), fmin(lo.y, d->lo.y));
-        hi = sat__v(fmax(hi.x, d->hi.x), fmax(hi.y, d->hi.y));
+        lo = sat__v(umin(lo.x, d->lo.x), umin(lo.y, d->lo.y));
+        hi = sat__v(umax(hi.x, d->hi.x), umax(hi.y, d->hi.y));
         side += (d->hi.x - d->lo.x) + (d->hi.y - d->lo.y);
-        top = fmax(top, d->deep);
+        top = umax(top, d->deep);
     }
-    lo = sat__v(fmin(fmax(lo.x, -R), R), fmin(fmax(lo.y, -R), R));
-    hi = sat__v(fmax(fmin(hi.x, R), lo.x), fmax(fmin(hi.y, R), lo.y));
-    double ext = fmax(hi.x - lo.x, hi.y - lo.y), w = fmax(side / (4.0 * nd), ext / 256.0);
+    lo = sat__v(umin(umax(lo.x, -R), R), umin(umax(lo.y, -R), R));
+    hi = sat__v(umax(umin(hi.x, R), lo.x), umax(umin(hi.y, R), lo.y));
+    double ext = umax(hi.x - lo.x, hi.y - lo.y), w = umax(side / (4.0 * nd), ext / 256.0);
     long entries;
     g->x0 = lo.x;
     g->y0 = lo.y;
@@ -1199,7 +1362,11 @@ static int search_begin(search *sr, scratch *sc, double cap)
             break;
         g->w *= 2.0;
     }
-    long cells = (long)g->nx * g->ny, need = 3L * nd + (SAT__HINTS + 1) * cells + 1 + entries;
+    long cells = (long)g->nx * g->ny;
+    sr->sub = SAT__SUB;
+    sr->fw = g->w / sr->sub;
+    long fine = cells * sr->sub * sr->sub;
+    long need = 3L * nd + (SAT__HINTS + 1) * cells + fine + 1 + entries;
     if (need > SAT__INTS_STACK && (sc->ints = malloc((size_t)need * sizeof(int))) == NULL) {
         sc->ints = sc->ibuf;
         return 0;
@@ -1210,6 +1377,7 @@ static int search_begin(search *sr, scratch *sc, double cap)
     g->start = sr->hint + nd;
     g->item = g->start + cells + 1;
     sr->chint = g->item + entries;
+    sr->cert = sr->chint + SAT__HINTS * cells;
     /* the differences deepest first, into the grid (the classes in the hints, the order in
      * the stamps, until they are set) */
     for (int k = 0; k < nd; k++) {
@@ -1252,9 +1420,56 @@ static int search_begin(search *sr, scratch *sc, double cap)
         sr->stamp[k] = 0, sr->hint[k] = -1;
     for (long c = 0; c < SAT__HINTS * cells; c++)
         sr->chint[c] = -1;
+    for (long c = 0; c < fine; c++)
+        sr->cert[c] = -2;
+    sr->lastcert = -1;
     sr->serial = 0;
     sr->cover = -1;
     return 1;
+}
+
+/* Raises the floor to the radius of a disc about the origin that the certified cells cover
+ * (every cell nearer than it is held whole by one difference, deeper than its tolerance and
+ * the margin: no candidate there is ever taken), the cells asked ring by ring about the
+ * origin's, until a ring is no nearer than a cell that is not held. */
+static void raise_floor(search *sr)
+{
+    const dgrid *g = &sr->g;
+    int fnx = g->nx * sr->sub, fny = g->ny * sr->sub;
+    double fw = sr->fw, x1 = g->x0 + fnx * fw, y1 = g->y0 + fny * fw;
+    if (!(g->x0 < 0.0 && g->y0 < 0.0 && x1 > 0.0 && y1 > 0.0))
+        return;
+    double rho = umin(umin(-g->x0, x1), umin(-g->y0, y1));
+    int ox = grid_at(0.0, g->x0, fw, fnx), oy = grid_at(0.0, g->y0, fw, fny);
+    for (int k = 0; (k - 1) * fw < rho && (k - 1) * fw < sr->cap; k++) {
+        /* the ring's cells in turn around it (neighbours one after another: the last
+         * difference that held one is asked first) */
+        int side = 2 * k, cells = k == 0 ? 1 : 4 * side;
+        for (int q = 0; q < cells; q++) {
+            int cx, cy;
+            if (k == 0)
+                cx = ox, cy = oy;
+            else if (q < side)
+                cx = ox - k + q, cy = oy - k;
+            else if (q < 2 * side)
+                cx = ox + k, cy = oy - k + (q - side);
+            else if (q < 3 * side)
+                cx = ox + k - (q - 2 * side), cy = oy + k;
+            else
+                cx = ox - k, cy = oy + k - (q - 3 * side);
+            if (cx < 0 || cx >= fnx || cy < 0 || cy >= fny)
+                continue;
+            double lx = g->x0 + cx * fw, hx = g->x0 + (cx + 1) * fw;
+            double ly = g->y0 + cy * fw, hy = g->y0 + (cy + 1) * fw;
+            double dx = umax(0.0, umax(lx, -hx)), dy = umax(0.0, umax(ly, -hy));
+            double dmin = sqrt(dx * dx + dy * dy);
+            if (dmin < rho && cell_cover(sr, cx, cy) < 0)
+                rho = dmin;
+        }
+    }
+    rho -= sr->margin;
+    if (rho > sr->floor)
+        sr->floor = rho;
 }
 
 /* Keeps an exposed piece (idx of difference k) and considers its own points. 0: out of
@@ -1314,7 +1529,7 @@ static int vertex_piece(search *sr, int k, int idx, int adjacent)
         consider(sr, pc.c, rank);
         return 1;
     }
-    if (pc.dist < fmin(sr->best, sr->cap) && !(*fl & 4)) {
+    if (pc.dist < umin(sr->best, sr->cap) && !(*fl & 4)) {
         if (arc_exposed(sr, k, &pc))
             return expose(sr, k, idx, &pc);
         *fl |= 4; /* (covered: in the next rounds too) */
@@ -1330,8 +1545,10 @@ static int expose_all(search *sr)
     for (int o = 0; o < ar->nd; o++) {
         int k = sr->order[o];
         const mdiff *d = &ar->d[k];
-        if (box_dist(d) > fmin(sr->best, sr->cap) + sr->margin)
+        if (box_dist(d) > umin(sr->best, sr->cap) + sr->margin)
             continue; /* its box is beyond: every piece is */
+        if (box_far(d) + sr->margin < sr->floor)
+            continue; /* its box is within the floor: every piece is */
         if (d->n == 1) {
             if (!vertex_piece(sr, k, 0, 1)) /* the whole circle, or a point */
                 return 0;
@@ -1344,11 +1561,11 @@ static int expose_all(search *sr)
             unsigned char *fl = &ar->f[d->first + i];
             if (!(*fl & 1)) { /* (a dropped edge is never exposed) */
                 get_piece(ar->v + d->first, d, 2 * i, &pc);
-                if (pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor) {
+                if (pc.dist < umin(sr->best, sr->cap) && pc.far >= sr->floor) {
                     x = segment_exposed(sr, k, &pc, *fl & 2);
                     *fl = (unsigned char)(x ? *fl & ~2 : *fl | 2);
                 }
-                open = x || !(pc.dist < fmin(sr->best, sr->cap) && pc.far >= sr->floor);
+                open = x || !(pc.dist < umin(sr->best, sr->cap) && pc.far >= sr->floor);
             }
             if (x && !expose(sr, k, 2 * i, &pc))
                 return 0;
@@ -1415,6 +1632,15 @@ static int cross_exposed(search *sr)
     return 1;
 }
 
+/* A part and where it is (from a's position), its box about it. */
+typedef struct placed {
+    const sat_shape *s;
+    sat_vec c;
+    part_box b;
+} placed;
+
+#define SAT__PLACED_STACK 64
+
 /* The shortest move along an axis that takes a's box (of its parts) off b's: an upper bound
  * of the answer (a moved so is apart from b, or touches it). */
 static double box_exit(const sat_shape *A, const part_boxes *AB, const sat_shape *B,
@@ -1429,12 +1655,12 @@ static double box_exit(const sat_shape *A, const part_boxes *AB, const sat_shape
         for (int i = 0; i < sat__nparts(S); i++) {
             sat_vec c = sat__offset(A, sat__part_of(S, i));
             part_box b = box_of(pb, i);
-            lo[s] = sat__v(fmin(lo[s].x, c.x + b.lo.x), fmin(lo[s].y, c.y + b.lo.y));
-            hi[s] = sat__v(fmax(hi[s].x, c.x + b.hi.x), fmax(hi[s].y, c.y + b.hi.y));
+            lo[s] = sat__v(umin(lo[s].x, c.x + b.lo.x), umin(lo[s].y, c.y + b.lo.y));
+            hi[s] = sat__v(umax(hi[s].x, c.x + b.hi.x), umax(hi[s].y, c.y + b.hi.y));
         }
     }
-    return fmin(fmin(hi[1].x - lo[0].x, hi[0].x - lo[1].x),
-                fmin(hi[1].y - lo[0].y, hi[0].y - lo[1].y));
+    return umin(umin(hi[1].x - lo[0].x, hi[0].x - lo[1].x),
+                umin(hi[1].y - lo[0].y, hi[0].y - lo[1].y));
 }
 
 /* Whether c is inside no difference (all asked). */
@@ -1459,13 +1685,29 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     part_boxes AB = boxes_of(A), BB = boxes_of(B);
     double size = A->bound + B->bound;
     double ub = box_exit(A, &AB, B, &BB) * (1.0 + 1e-9) + 1e-9 * size + tol;
-    double reach = fmin(2.0 * deepest + tol, ub), built = -HUGE_VAL;
+    double reach = umin(2.0 * deepest + tol, ub), built = -HUGE_VAL;
     arena ar;
     search sr;
     scratch sc;
     facts fa, fb;
     facts_mem ma, mb;
+    placed pbuf[SAT__PLACED_STACK], *pa = pbuf, *pb;
     ok = facts_begin(&fa, &ma, A) & facts_begin(&fb, &mb, B);
+    if (na + nb > SAT__PLACED_STACK && (pa = malloc((size_t)(na + nb) * sizeof *pa)) == NULL) {
+        pa = pbuf;
+        ok = 0;
+    }
+    pb = pa + na;
+    for (int i = 0; i < na && ok; i++) {
+        pa[i].s = sat__part_of(A, i);
+        pa[i].c = sat__offset(A, pa[i].s);
+        pa[i].b = box_of(&AB, i);
+    }
+    for (int j = 0; j < nb && ok; j++) {
+        pb[j].s = sat__part_of(B, j);
+        pb[j].c = sat__offset(A, pb[j].s);
+        pb[j].b = box_of(&BB, j);
+    }
     arena_init(&ar, &fa, &fb);
     memset(&sr, 0, sizeof sr);
     sr.ar = &ar;
@@ -1474,15 +1716,9 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
     /* most part pairs within the first reach (two overlapping concave shapes): all of them
      * at once, never asked twice */
     long within = 0;
-    for (int i = 0; i < na; i++) {
-        const sat_shape *x = sat__part_of(A, i);
-        sat_vec ca = sat__offset(A, x);
-        part_box xb = box_of(&AB, i);
-        for (int j = 0; j < nb; j++) {
-            part_box yb = box_of(&BB, j);
-            within += !(box_reach(&xb, ca, &yb, sat__offset(A, sat__part_of(B, j))) > reach);
-        }
-    }
+    for (int i = 0; i < na && ok; i++)
+        for (int j = 0; j < nb; j++)
+            within += !(box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c) > reach);
     if (2 * within >= (long)na * nb)
         reach = ub;
     for (int round = 0; ok; round++) {
@@ -1490,33 +1726,22 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
         double beyond = HUGE_VAL;
         long nv = 0, nd = 0;
         for (int i = 0; i < na; i++) {
-            const sat_shape *x = sat__part_of(A, i);
-            sat_vec ca = sat__offset(A, x);
-            part_box xb = box_of(&AB, i);
             for (int j = 0; j < nb; j++) {
-                const sat_shape *y = sat__part_of(B, j);
-                part_box yb = box_of(&BB, j);
-                double lb = box_reach(&xb, ca, &yb, sat__offset(A, y));
+                double lb = box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c);
                 if (!(lb > reach) && lb > built) {
-                    nv += 2 * (core_count(x) + core_count(y));
+                    nv += 2 * (core_count(pa[i].s) + core_count(pb[j].s));
                     nd++;
                 }
             }
         }
         ok = nv + ar.nv < 0x3fffffffL && arena_reserve(&ar, (int)nv, (int)nd);
         for (int i = 0; i < na && ok; i++) {
-            const sat_shape *x = sat__part_of(A, i);
-            sat_vec ca = sat__offset(A, x);
-            part_box xb = box_of(&AB, i);
             for (int j = 0; j < nb && ok; j++) {
-                const sat_shape *y = sat__part_of(B, j);
-                sat_vec cb = sat__offset(A, y);
-                part_box yb = box_of(&BB, j);
-                double lb = box_reach(&xb, ca, &yb, cb);
+                double lb = box_reach(&pa[i].b, pa[i].c, &pb[j].b, pb[j].c);
                 if (lb > reach)
-                    beyond = fmin(beyond, lb);
+                    beyond = umin(beyond, lb);
                 else if (lb > built)
-                    ok = add_diff(&ar, x, ca, y, cb, i, j);
+                    ok = add_diff(&ar, pa[i].s, pa[i].c, pb[j].s, pb[j].c, i, j);
             }
         }
         built = reach;
@@ -1529,10 +1754,11 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
             break;
         }
         sr.best = HUGE_VAL;
-        sr.cap = fmin(beyond, ub);
+        sr.cap = umin(beyond, ub);
         sr.last = 0;
         ok = search_begin(&sr, &sc, sr.cap);
         if (ok) {
+            raise_floor(&sr);
             ok = expose_all(&sr) && cross_exposed(&sr);
             search_end(&sr, &sc);
         }
@@ -1541,14 +1767,16 @@ static int union_mtv(const sat_shape *A, const sat_shape *B, double tol, sat_vec
             ok = sr.best < HUGE_VAL;
             break;
         }
-        sr.done = fmin(sr.best, sr.cap) + sr.margin;
+        sr.done = umin(sr.best, sr.cap) + sr.margin;
         if (!(reach < ub))
             ub = HUGE_VAL; /* (rounding: no answer within the bound) */
-        reach = fmin(4.0 * fmax(beyond, reach), ub);
+        reach = umin(4.0 * umax(beyond, reach), ub);
     }
     arena_free(&ar);
     facts_end(&ma);
     facts_end(&mb);
+    if (pa != pbuf)
+        free(pa);
     return ok;
 }
 
@@ -1598,8 +1826,8 @@ static int in_outline(const sat_shape *x, const part_box *xb, const sat_shape *s
     double tol = sat__touch_tol(x, s);
     for (int i = 0; i < N; i++) {
         sat_vec e0 = o[i], e1 = o[(i + 1) % N];
-        sat_vec lo = sat__v(fmin(e0.x, e1.x), fmin(e0.y, e1.y));
-        sat_vec hi = sat__v(fmax(e0.x, e1.x), fmax(e0.y, e1.y));
+        sat_vec lo = sat__v(umin(e0.x, e1.x), umin(e0.y, e1.y));
+        sat_vec hi = sat__v(umax(e0.x, e1.x), umax(e0.y, e1.y));
         if (lo.x > p.x + xhi.x || hi.x < p.x + xlo.x || lo.y > p.y + xhi.y || hi.y < p.y + xlo.y)
             continue;
         if (sat_segment_init(g, e0.x, e0.y, e1.x, e1.y) != SAT_OK)

@@ -21,7 +21,7 @@ local S = require("sat.pure.sat_shape")
 
 local M = {}
 
-local sqrt = math.sqrt
+local sqrt, abs = math.sqrt, math.abs
 local HUGE = math.huge
 local in_range = I.sat__in_range
 local SAT_POLYGON, SAT_SEGMENT, SAT_CAPSULE, SAT_COMPOUND =
@@ -221,8 +221,10 @@ local function incident(s, cx, cy, mx, my)
   return px, py, qx, qy
 end
 
--- The line where the common part is longest, across the span both shapes cover: its tau.
-local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
+-- The line where the common part is longest, across the span both shapes cover: its tau; nil
+-- (the search given up) as soon as it is known to lie within the window (see the C's window:
+-- wat + tau surely above wlo and below whi, by wslack; no window when wat is nil).
+local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol, wat, wslack, wlo, whi)
   local k = 0.6180339887498949 -- the golden section
   local alo, ahi = interval(a, 0.0, 0.0, tx, ty)
   local blo, bhi = interval(b, dx, dy, tx, ty)
@@ -236,6 +238,9 @@ local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
   local f2 = common(a, b, dx, dy, tx, ty, nx, ny, x2, tol)
   local i = 0
   while i < 96 and x1 < x2 do
+    if wat and (wat + lo) - wslack > wlo and (wat + hi) + wslack < whi then
+      return nil
+    end
     if f1 < f2 then
       lo = x1
       x1 = x2
@@ -255,8 +260,9 @@ local function deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
 end
 
 -- The contacts of a (at the origin) and b (at d), n from a toward b, relative to a: count,
--- x1, y1, x2, y2.
-local function contact_points(a, b, dx, dy, nx, ny)
+-- x1, y1, x2, y2. With lines_only, none (0) when no line of the faces or of the farthest
+-- point meets both (the search for the deepest line left out).
+local function contact_points(a, b, dx, dy, nx, ny, lines_only, wat, wslack, wlo, whi)
   local tx, ty = -ny, nx
   local tol = SAT_TOUCH_REL * (a.bound + b.bound)
   local lines, found = 1, 0
@@ -298,8 +304,11 @@ local function contact_points(a, b, dx, dy, nx, ny)
       end
     end
   end
-  if found == 0 then
-    local tau = deepest(a, b, dx, dy, tx, ty, nx, ny, tol)
+  if found == 0 and not lines_only then
+    local tau = deepest(a, b, dx, dy, tx, ty, nx, ny, tol, wat, wslack, wlo, whi)
+    if not tau then
+      return 0
+    end
     local _, mid = common(a, b, dx, dy, tx, ty, nx, ny, tau, tol)
     x1, y1 = tx * tau + nx * mid, ty * tau + ny * mid
     found = 1
@@ -320,13 +329,32 @@ local function part(s, i) -- 1-based
   return s
 end
 
+-- Where along t (a's frame) the point of the deepest line of part pair x, y (x at c, y at d
+-- from x) lies, with a margin (see the C's deepest_span): lo, hi.
+local function deepest_span(x, y, cx, cy, dx, dy, tx, ty)
+  local at = cx * tx + cy * ty
+  local xlo, xhi = interval(x, 0.0, 0.0, tx, ty)
+  local ylo, yhi = interval(y, dx, dy, tx, ty)
+  local l, h = xlo > ylo and xlo or ylo, xhi < yhi and xhi or yhi
+  if l > h then
+    l = 0.5 * (l + h)
+    h = l
+  end
+  local slack = 1e-6 * (abs(at) + abs(l) + abs(h) + x.bound + y.bound + abs(dx) + abs(dy))
+  return at + l - slack, at + h + slack, at, slack
+end
+
 -- With a compound, r the union's result (a first): every part pair that meets gives its
 -- points along the union's normal, and the two extremes across the normal are kept (one
 -- point when they coincide). Part pairs whose boxes are apart by more than four times their
--- touch tolerance cannot meet.
+-- touch tolerance cannot meet. A pair's deepest line is searched for only where its point
+-- can be an extreme, and given up as soon as it cannot be one (see the C's compound_contacts:
+-- a first pass finds top and bottom). The C lists the pairs that meet in its first pass for
+-- the second; here the second pass finds them again (the same pairs, the same numbers: the
+-- C's path when it has no memory for the list), with no scratch shared across calls.
 local function compound_contacts(a, b, rnx, rny)
   local lox, loy, hix, hiy = 0.0, 0.0, 0.0, 0.0
-  local slo, shi = HUGE, -HUGE
+  local slo, shi, top, bottom = HUGE, -HUGE, HUGE, -HUGE
   local tx, ty = -rny, rnx
   local alox, aloy, ahix, ahiy, blox, bloy, bhix, bhiy = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
   if a.kind ~= SAT_COMPOUND then
@@ -335,32 +363,56 @@ local function compound_contacts(a, b, rnx, rny)
   if b.kind ~= SAT_COMPOUND then
     blox, bloy, bhix, bhiy = sat__box(b)
   end
-  for i = 1, part_count(a) do
-    local x = part(a, i)
-    local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
-    for j = 1, part_count(b) do
-      local y = part(b, j)
-      local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
-      local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
-      local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
-      -- sat__boxes_apart
-      if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
-        xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then
-        local cx, cy = (x.px - a.px) + (x.plx - a.plx), (x.py - a.py) + (x.ply - a.ply)
-        local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny)
-        for k = 1, n do
-          local qx, qy
-          if k == 1 then
-            qx, qy = cx + x1, cy + y1
-          else
-            qx, qy = cx + x2, cy + y2
+  for pass = 0, 1 do
+    for i = 1, part_count(a) do
+      local x = part(a, i)
+      local xlox, xloy, xhix, xhiy = part_box(a, i, alox, aloy, ahix, ahiy)
+      for j = 1, part_count(b) do
+        local y = part(b, j)
+        local dx, dy = (y.px - x.px) + (y.plx - x.plx), (y.py - x.py) + (y.ply - x.ply)
+        local ylox, yloy, yhix, yhiy = part_box(b, j, blox, bloy, bhix, bhiy)
+        local gap = 4.0 * (SAT_TOUCH_REL * (x.bound + y.bound)) -- sat__part_gap
+        -- sat__boxes_apart
+        if not (dx + ylox - xhix > gap or xlox - (dx + yhix) > gap or dy + yloy - xhiy > gap or
+          xloy - (dy + yhiy) > gap) and sat_test(x, y) == 1 then
+          local cx, cy = (x.px - a.px) + (x.plx - a.plx), (x.py - a.py) + (x.ply - a.ply)
+          local plo, phi = HUGE, -HUGE
+          local n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, true)
+          if n == 0 then
+            local wat, wslack
+            plo, phi, wat, wslack = deepest_span(x, y, cx, cy, dx, dy, tx, ty)
+            local wlo, whi = slo < top and slo or top, shi > bottom and shi or bottom
+            if pass == 1 and not (plo > wlo and phi < whi) then
+              n, x1, y1, x2, y2 = contact_points(x, y, dx, dy, rnx, rny, false, wat, wslack, wlo, whi)
+            end
           end
-          local s = qx * tx + qy * ty
-          if s < slo then
-            slo, lox, loy = s, qx, qy
+          for k = 1, n do
+            local qx, qy
+            if k == 1 then
+              qx, qy = cx + x1, cy + y1
+            else
+              qx, qy = cx + x2, cy + y2
+            end
+            local s = qx * tx + qy * ty
+            if pass == 0 then
+              plo = s < plo and s or plo
+              phi = s > phi and s or phi
+            else
+              if s < slo then
+                slo, lox, loy = s, qx, qy
+              end
+              if s > shi then
+                shi, hix, hiy = s, qx, qy
+              end
+            end
           end
-          if s > shi then
-            shi, hix, hiy = s, qx, qy
+          if pass == 0 then -- (a pair's points are known: its least is a bound)
+            local up, down = phi, plo
+            if n > 0 then
+              up, down = plo, phi
+            end
+            top = up < top and up or top
+            bottom = down > bottom and down or bottom
           end
         end
       end

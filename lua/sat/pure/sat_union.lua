@@ -11,6 +11,8 @@
 --   r, box lo/hi, deep, i, j) by difference k.
 --   a piece: a table {arc, full, p0x, p0y, p1x, p1y, nx, ny, cx, cy, n0x, n0y, n1x, n1y, r,
 --   dist, far, lox, loy, hix, hiy}; the exposed pieces are copies in the pool EX.
+--   the certificates' cells (the grid's cells split SAT__SUB x SAT__SUB, of side SR_FW):
+--   CERT[row * columns + column]; the parts' places and boxes (the C's placed): PL_*.
 -- Everything is reused from call to call: no table is made per call once the pools are big
 -- enough. A union is never computed inside another (the part pairs are never compounds).
 -- luacheck: ignore 581 (the C's `!(x > y)` is not `x <= y` for NaN: kept as written)
@@ -85,8 +87,10 @@ local DROP, ECOV, ACOV = {}, {}, {}
 -- ---- what the outlines alone tell (concave compounds): see sat_union.c ----------------------
 -- A side's facts: s (the compound, or false), at[i] (0-based part i: where its entries
 -- start), m[e] (the outline point, 0-based, or -1), diag[e] (1/0); e 0-based.
-local FA = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
-local FB = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {} }
+-- (turn: per outline point q, 7 numbers from 7 * q: r1x, r1y, r2x, r2y, the limits
+-- -SAT_COLLINEAR_REL * |r1| and * |r2|, 1 when reflex; see the C's facts.turn)
+local FA = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {}, turn = {} }
+local FB = { s = false, at = {}, m = {}, diag = {}, head = {}, nxt = {}, to = {}, turn = {} }
 
 -- The outline point within a quarter of the merge distance of p (the guess first), or -1.
 local function outline_at(wx, wy, N, px, py, tt, guess)
@@ -123,6 +127,18 @@ local function facts_begin(f, s)
   local wx, wy = s.owx, s.owy
   local tol = 0.25 * SAT_MERGE_REL * s.bound
   local tt = tol * tol
+  local turn = f.turn
+  for q = 0, N - 1 do
+    local a, c = q == 0 and N or q, q + 1 == N and 1 or q + 2 -- (1-based: q - 1, q + 1)
+    local vx, vy = wx[q + 1], wy[q + 1]
+    local r1x, r1y = wx[a] - vx, wy[a] - vy
+    local r2x, r2y = wx[c] - vx, wy[c] - vy
+    local g = 7 * q
+    turn[g + 1], turn[g + 2], turn[g + 3], turn[g + 4] = r1x, r1y, r2x, r2y
+    turn[g + 5] = -SAT_COLLINEAR_REL * len(r1x, r1y)
+    turn[g + 6] = -SAT_COLLINEAR_REL * len(r2x, r2y)
+    turn[g + 7] = r2x * r1y - r2y * r1x < 0.0 and 1 or 0
+  end
   for k = 0, N - 1 do
     head[k] = -1
   end
@@ -166,20 +182,15 @@ end
 -- normal is n (see the C's fits).
 local function fits(f, i, k, nx, ny)
   local mm = f.m[f.at[i] + k]
-  local s = f.s
   if mm < 0 then
     return true
   end
-  local N, wx, wy = s.on, s.owx, s.owy
-  local a, c = mm == 0 and N or mm, mm + 1 == N and 1 or mm + 2 -- (1-based: mm - 1, mm + 1)
-  local vx, vy = wx[mm + 1], wy[mm + 1]
-  local r1x, r1y = wx[a] - vx, wy[a] - vy
-  local r2x, r2y = wx[c] - vx, wy[c] - vy
-  if r2x * r1y - r2y * r1x < 0.0 then
+  local turn, g = f.turn, 7 * mm -- (r1, r2, their limits: facts_begin)
+  if turn[g + 7] ~= 0 then
     return false -- reflex
   end
-  return not (r1x * nx + r1y * ny < -SAT_COLLINEAR_REL * len(r1x, r1y)) and
-    not (r2x * nx + r2y * ny < -SAT_COLLINEAR_REL * len(r2x, r2y))
+  return not (turn[g + 1] * nx + turn[g + 2] * ny < turn[g + 5]) and
+    not (turn[g + 3] * nx + turn[g + 4] * ny < turn[g + 6])
 end
 
 -- Whether edge k of part i of f's compound is a diagonal.
@@ -312,7 +323,8 @@ local function minkowski(P, np, Q, nq, out)
 end
 
 -- Drops repeated points; a sum with no area (parallel segments, points) becomes the segment
--- between its extremes, or a point. (SX, SY from position at.)
+-- between its extremes, or a point. (SX, SY from position at.) Returns the count, and twice
+-- the area when 3 points or more are left.
 local function tidy(at, n)
   local m = 0
   for i = 0, n - 1 do
@@ -337,7 +349,7 @@ local function tidy(at, n)
     a2 = a2 + (ix * (SY[j] - y0) - iy * (SX[j] - x0))
   end
   if fabs(a2) > 1e-10 * ext * ext then
-    return m
+    return m, a2
   end
   local e1, e2 = 0, 0
   local far = -1.0
@@ -370,7 +382,8 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   core_points(x, cax, cay, -1.0, SX, SY, Q)
   MK_XI, MK_YJ = xi, yj
   local m = minkowski(P, ny, Q, nx, out)
-  local k = tidy(out, m)
+  local k, a2 = tidy(out, m)
+  local per = 0.0
   local first = NV
   for i = 0, k - 1 do
     AVX[first + i], AVY[first + i] = SX[out + i], SY[out + i]
@@ -391,24 +404,19 @@ local function add_diff(x, cax, cay, y, cbx, cby, xi, yj)
   DTOL[d] = touch_tol(x, y)
   local lox, loy, hix, hiy = AVX[first], AVY[first], AVX[first], AVY[first]
   for i = 0, k - 1 do
-    local p, q = first + i, first + (i + 1) % k
+    local p = first + i
+    local q = i + 1 == k and first or p + 1
     local ex, ey = AVX[q] - AVX[p], AVY[q] - AVY[p]
-    AVX[first + k + i], AVY[first + k + i] = normalize(ey, -ex)
+    local ux, uy, l = normalize(ey, -ex)
+    AVX[first + k + i], AVY[first + k + i] = ux, uy
+    per = per + l -- (|e|, as len gives it)
     lox, loy = fmin(lox, AVX[p]), fmin(loy, AVY[p])
     hix, hiy = fmax(hix, AVX[p]), fmax(hiy, AVY[p])
   end
   DLOX[d], DLOY[d] = lox - r, loy - r
   DHIX[d], DHIY[d] = hix + r, hiy + r
-  local a2, per = 0.0, 0.0
-  if k >= 3 then
-    local x0, y0 = AVX[first], AVY[first]
-    for i = 0, k - 1 do
-      local p, q = first + i, first + (i + 1) % k
-      a2 = a2 + ((AVX[p] - x0) * (AVY[q] - y0) - (AVY[p] - y0) * (AVX[q] - x0))
-      per = per + len(AVX[q] - AVX[p], AVY[q] - AVY[p])
-    end
-  end
-  DDEEP[d] = r + (per > 0.0 and a2 / per or 0.0)
+  -- (a2: tidy's, the same sum; none below 3 points)
+  DDEEP[d] = r + ((k >= 3 and per > 0.0) and a2 / per or 0.0)
   NV = NV + 2 * k
 end
 
@@ -717,14 +725,14 @@ local SAT__HINTS = 4
 local CHINT = {}
 
 local function grid_at(x, x0, w, n)
-  local f = floor((x - x0) / w)
-  if f < 0.0 then
+  local f = (x - x0) / w -- (floor(f) clamped: below 0, at n or above)
+  if not (f >= 0.0) then
     return 0
   end
-  if f > n - 1 then
+  if f >= n then
     return n - 1
   end
-  return f
+  return floor(f)
 end
 
 local function grid_cell(x, y)
@@ -738,6 +746,11 @@ local SR_ATX, SR_ATY = 0.0, 0.0
 local SR_RANK = { [0] = 0, 0, 0, 0, 0, 0, 0 }
 local SR_SERIAL, SR_COVER = 0, -1
 local SR_DONE = 0.0 -- the pieces marked covered are covered within it (the rounds before)
+-- the certificates' cells: each grid cell split in SAT__SUB x SAT__SUB, of side SR_FW; CERT[c]:
+-- the difference that holds cell c's grown rectangle (-1: none, -2: not asked yet)
+local SAT__SUB = 3
+local SR_FW, SR_LASTCERT = 1.0, -1
+local CERT = {}
 local EX, EXD, NEX = {}, {}, 0 -- exposed pieces (a pool of tables), their (k, idx)
 
 -- Whether difference k holds c deeper than its parts' own touch tolerance.
@@ -996,6 +1009,76 @@ local function ask(k, m, cv)
   return true
 end
 
+-- Whether a difference (core at first, n, r) holds the rectangle (lo, hi) deeper than lim
+-- (see the C's rect_held).
+local function rect_held(first, n, r, lox, loy, hix, hiy, lim)
+  if n < 3 or r ~= 0.0 then
+    return holds(first, n, r, lox, loy, lim) and holds(first, n, r, hix, hiy, lim) and
+      holds(first, n, r, hix, loy, lim) and holds(first, n, r, lox, hiy, lim)
+  end
+  local nm = first + n
+  for i = 0, n - 1 do
+    local nx, ny = AVX[nm + i], AVY[nm + i]
+    local cx, cy = nx > 0.0 and hix or lox, ny > 0.0 and hiy or loy
+    local s = nx * (cx - AVX[first + i]) + ny * (cy - AVY[first + i])
+    if not (0.0 - s > lim) then
+      return false
+    end
+  end
+  return true
+end
+
+-- The grown rectangle of a certificates' cell (column cx, row cy; see the C's cell_rect):
+-- lox, loy, hix, hiy.
+local function cell_rect(cx, cy)
+  local g, fw = G, SR_FW
+  local e = fw / 16.0
+  return g.x0 + cx * fw - e, g.y0 + cy * fw - e, g.x0 + (cx + 1) * fw + e,
+    g.y0 + (cy + 1) * fw + e
+end
+
+-- The certificates' cell of (x, y): its column and row.
+local function fine_cell(x, y)
+  local g = G
+  return grid_at(x, g.x0, SR_FW, g.nx * SAT__SUB), grid_at(y, g.y0, SR_FW, g.ny * SAT__SUB)
+end
+
+-- The difference (the last that held a cell first, then the list of the grid's cell holding
+-- it, in its order) that holds the whole of a certificates' cell's grown rectangle deeper
+-- than its tolerance and the margin, or -1: asked once per search.
+local function cell_cover(cx, cy)
+  local g = G
+  local fine = cy * g.nx * SAT__SUB + cx
+  local c = CERT[fine]
+  if c ~= -2 then
+    return c
+  end
+  local found = -1
+  local cell = floor(cy / SAT__SUB) * g.nx + floor(cx / SAT__SUB)
+  local lox, loy, hix, hiy = cell_rect(cx, cy)
+  local j, stop = GSTART[cell] - 1, GSTART[cell + 1]
+  while j < stop and found < 0 do
+    local m
+    if j < GSTART[cell] then
+      m = SR_LASTCERT
+    else
+      m = GITEM[j]
+    end
+    if not (m < 0 or (j >= GSTART[cell] and m == SR_LASTCERT)) then
+      if not (lox < DLOX[m] or hix > DHIX[m] or loy < DLOY[m] or hiy > DHIY[m]) and
+        rect_held(DFIRST[m], DN[m], DR[m], lox, loy, hix, hiy, DTOL[m] + SR_MARGIN) then
+        found = m
+      end
+    end
+    j = j + 1
+  end
+  if found >= 0 then
+    SR_LASTCERT = found
+  end
+  CERT[fine] = found
+  return found
+end
+
 -- Whether the differences near a piece of difference k cover it (see sat_union.c).
 local function covered(k, cv)
   SR_SERIAL = SR_SERIAL + 1
@@ -1016,16 +1099,34 @@ local function covered(k, cv)
     local front = gap[0]
     local fx, fy = cv.p0x + cv.ex * front, cv.p0y + cv.ey * front
     local cell = grid_cell(fx, fy)
+    local ccx, ccy = fine_cell(fx, fy)
+    local m = cell_cover(ccx, ccy)
+    local moved = false
+    if m >= 0 and m ~= k then -- (what of it is in the cell's rectangle is covered)
+      local lox, loy, hix, hiy = cell_rect(ccx, ccy)
+      local a, b = slab(cv.p0x, cv.ex, lox, hix, -HUGE, HUGE)
+      a, b = slab(cv.p0y, cv.ey, loy, hiy, a, b)
+      if a < b then
+        cv.n = cut(gap, cv.n, a, b)
+      end
+      if cv.n == 0 then
+        return true
+      end
+      moved = gap[0] ~= front
+    end
     local h = 0
-    while h < SAT__HINTS and gap[0] == front do
+    while not moved and h < SAT__HINTS and gap[0] == front do
       if ask(k, CHINT[SAT__HINTS * cell + h], cv) then
         return true
       end
       h = h + 1
     end
     local j, stop = GSTART[cell], GSTART[cell + 1]
+    if moved then
+      j = stop
+    end
     while j < stop and gap[0] == front do
-      local m = GITEM[j]
+      m = GITEM[j]
       if not (fx < DLOX[m] or fx > DHIX[m] or fy < DLOY[m] or fy > DHIY[m] or
         STAMP[m] == SR_SERIAL or m == k or
         not holds(DFIRST[m], DN[m], DR[m], fx, fy, DTOL[m] + SR_MARGIN)) then
@@ -1114,6 +1215,13 @@ end
 local function box_dist(d)
   local dx = fmax(0.0, fmax(DLOX[d], -DHIX[d]))
   local dy = fmax(0.0, fmax(DLOY[d], -DHIY[d]))
+  return sqrt(dx * dx + dy * dy)
+end
+
+-- The distance from the origin to the farthest corner of a difference's box.
+local function box_far(d)
+  local dx = fmax(-DLOX[d], DHIX[d])
+  local dy = fmax(-DLOY[d], DHIY[d])
   return sqrt(dx * dx + dy * dy)
 end
 
@@ -1230,8 +1338,61 @@ local function search_begin(cap)
   for c = 0, SAT__HINTS * cells - 1 do
     CHINT[c] = -1
   end
+  SR_FW = g.w / SAT__SUB
+  for c = 0, cells * SAT__SUB * SAT__SUB - 1 do
+    CERT[c] = -2
+  end
+  SR_LASTCERT = -1
   SR_SERIAL = 0
   SR_COVER = -1
+end
+
+-- Raises the floor to the radius of a disc about the origin that the certified cells cover,
+-- the cells asked ring by ring about the origin's (see the C's raise_floor).
+local function raise_floor()
+  local g, fw = G, SR_FW
+  local fnx, fny = g.nx * SAT__SUB, g.ny * SAT__SUB
+  local x0, y0 = g.x0, g.y0
+  local x1, y1 = x0 + fnx * fw, y0 + fny * fw
+  if not (x0 < 0.0 and y0 < 0.0 and x1 > 0.0 and y1 > 0.0) then
+    return
+  end
+  local rho = fmin(fmin(-x0, x1), fmin(-y0, y1))
+  local ox, oy = grid_at(0.0, x0, fw, fnx), grid_at(0.0, y0, fw, fny)
+  local k = 0
+  while (k - 1) * fw < rho and (k - 1) * fw < SR_CAP do
+    -- the ring's cells in turn around it
+    local side = 2 * k
+    local cells = k == 0 and 1 or 4 * side
+    for q = 0, cells - 1 do
+      local cx, cy
+      if k == 0 then
+        cx, cy = ox, oy
+      elseif q < side then
+        cx, cy = ox - k + q, oy - k
+      elseif q < 2 * side then
+        cx, cy = ox + k, oy - k + (q - side)
+      elseif q < 3 * side then
+        cx, cy = ox + k - (q - 2 * side), oy + k
+      else
+        cx, cy = ox - k, oy + k - (q - 3 * side)
+      end
+      if not (cx < 0 or cx >= fnx or cy < 0 or cy >= fny) then
+        local lx, hx = x0 + cx * fw, x0 + (cx + 1) * fw
+        local ly, hy = y0 + cy * fw, y0 + (cy + 1) * fw
+        local dx, dy = fmax(0.0, fmax(lx, -hx)), fmax(0.0, fmax(ly, -hy))
+        local dmin = sqrt(dx * dx + dy * dy)
+        if dmin < rho and cell_cover(cx, cy) < 0 then
+          rho = dmin
+        end
+      end
+    end
+    k = k + 1
+  end
+  rho = rho - SR_MARGIN
+  if rho > SR_FLOOR then
+    SR_FLOOR = rho
+  end
 end
 
 -- Keeps an exposed piece (idx of difference k) and considers its own points.
@@ -1285,7 +1446,9 @@ local function expose_all()
   local pc = PC
   for o = 0, ND - 1 do
     local k = ORDER[o]
-    if not (box_dist(k) > fmin(SR_BEST, SR_CAP) + SR_MARGIN) then
+    -- (its box beyond, or within the floor: every piece is)
+    if not (box_dist(k) > fmin(SR_BEST, SR_CAP) + SR_MARGIN) and
+      not (box_far(k) + SR_MARGIN < SR_FLOOR) then
       local n = DN[k]
       if n == 1 then
         vertex_piece(k, 0, true) -- the whole circle, or a point
@@ -1398,6 +1561,9 @@ local function outside_all(cx, cy)
   return true
 end
 
+-- Where the parts of a and b are and their boxes (the C's placed), reused by every call.
+local PL_CX, PL_CY, PL_LOX, PL_LOY, PL_HIX, PL_HIY = {}, {}, {}, {}, {}, {}
+
 -- The shortest t out of the union -> tx, ty (see sat_union.c's union_mtv).
 local function union_mtv(A, B, tol, dmx, dmy, deepest)
   local na, nb = nparts(A), nparts(B)
@@ -1418,18 +1584,26 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
   for i = 0, 6 do
     SR_RANK[i] = 0
   end
+  -- where the parts are and their boxes (the C's placed): a's at 0 .. na - 1, b's at na ..
+  local PCX, PCY, PLX, PLY, PHX, PHY = PL_CX, PL_CY, PL_LOX, PL_LOY, PL_HIX, PL_HIY
+  for i = 0, na - 1 do
+    local x = part_of(A, i)
+    PCX[i], PCY[i] = offset(A, x)
+    PLX[i], PLY[i], PHX[i], PHY[i] = box_of(A, i, alox, aloy, ahix, ahiy)
+  end
+  for j = 0, nb - 1 do
+    local y = part_of(B, j)
+    PCX[na + j], PCY[na + j] = offset(A, y)
+    PLX[na + j], PLY[na + j], PHX[na + j], PHY[na + j] = box_of(B, j, blox, bloy, bhix, bhiy)
+  end
   -- most part pairs within the first reach (two overlapping concave shapes): all of them at
   -- once, never asked twice
   local within = 0
   for i = 0, na - 1 do
-    local x = part_of(A, i)
-    local cax, cay = offset(A, x)
-    local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
-    for j = 0, nb - 1 do
-      local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
-      local cbx, cby = offset(A, part_of(B, j))
-      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby) >
-        reach) then
+    local xlox, xloy, xhix, xhiy, cax, cay = PLX[i], PLY[i], PHX[i], PHY[i], PCX[i], PCY[i]
+    for j = na, na + nb - 1 do
+      if not (box_reach(xlox, xloy, xhix, xhiy, cax, cay, PLX[j], PLY[j], PHX[j], PHY[j], PCX[j],
+        PCY[j]) > reach) then
         within = within + 1
       end
     end
@@ -1443,17 +1617,15 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
     local beyond = HUGE
     for i = 0, na - 1 do
       local x = part_of(A, i)
-      local cax, cay = offset(A, x)
-      local xlox, xloy, xhix, xhiy = box_of(A, i, alox, aloy, ahix, ahiy)
-      for j = 0, nb - 1 do
-        local y = part_of(B, j)
-        local cbx, cby = offset(A, y)
-        local ylox, yloy, yhix, yhiy = box_of(B, j, blox, bloy, bhix, bhiy)
-        local lb = box_reach(xlox, xloy, xhix, xhiy, cax, cay, ylox, yloy, yhix, yhiy, cbx, cby)
+      local xlox, xloy, xhix, xhiy, cax, cay = PLX[i], PLY[i], PHX[i], PHY[i], PCX[i], PCY[i]
+      for j = na, na + nb - 1 do
+        local cbx, cby = PCX[j], PCY[j]
+        local lb = box_reach(xlox, xloy, xhix, xhiy, cax, cay, PLX[j], PLY[j], PHX[j], PHY[j],
+          cbx, cby)
         if lb > reach then
           beyond = fmin(beyond, lb)
         elseif lb > built then
-          add_diff(x, cax, cay, y, cbx, cby, i, j)
+          add_diff(x, cax, cay, part_of(B, j - na), cbx, cby, i, j - na)
         end
       end
     end
@@ -1468,6 +1640,7 @@ local function union_mtv(A, B, tol, dmx, dmy, deepest)
     SR_CAP = fmin(beyond, ub)
     SR_LAST = 0
     search_begin(SR_CAP)
+    raise_floor()
     expose_all()
     cross_exposed()
     if SR_BEST < HUGE or not (beyond < HUGE) then
