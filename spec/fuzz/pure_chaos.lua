@@ -594,6 +594,21 @@ while stats.ops < maxOps do
   end
   quiet = quiet + 1
   local cok, e = pcall(function()
+    -- the worlds keep only the pool's shapes: a shape a new one replaced in the pool (a
+    -- clone, a new shape) leaves them, so that they stay as small as the pool (else they
+    -- grow every operation, and the checks, the queries and the steps with them: the run
+    -- slows to a crawl)
+    local pooledSet = {}
+    for _, s in ipairs(pool) do
+      pooledSet[s] = true
+    end
+    for _, w in ipairs(worlds) do
+      for _, s in ipairs(w:shapes()) do
+        if not pooledSet[s] then
+          w:remove(s)
+        end
+      end
+    end
     for _, s in ipairs(pool) do
       tame(s)
     end
