@@ -55,6 +55,9 @@ end
 local AREA = 60
 local TRACE = os.getenv("PURE_CHAOS_TRACE")
 local READONLY = os.getenv("PURE_CHAOS_READONLY")
+if READONLY == "" or READONLY == "0" then -- (set empty or 0: the full drive)
+  READONLY = nil
+end
 -- PURE_CHAOS_ACTIONS="1,4,7": the hostile actions drawn only from these (of act's 1..16)
 local ACTIONS
 if os.getenv("PURE_CHAOS_ACTIONS") then
