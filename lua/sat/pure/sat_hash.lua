@@ -369,7 +369,7 @@ function M.sat__hash_queued_shapes(h, f)
     for k = q.r + 1, q.n do
       local o = 6 * (k - 1)
       if q[o + 1] == h and q[o + 2] ~= Q_DIRTY then
-        f(q[o + 3])
+        f(q[o + 3], q[o + 2] == Q_ADD)
       end
     end
   end
