@@ -173,6 +173,14 @@ local function shape_newindex(...)
   -- other field read before it wrote, or the copy's values read before it wrote). The last
   -- write, this one or the one that overtook it, stands in both.
   local filt = filter_table(s, rec)
+  -- (both keys made first, with the values they stand for: a raw set of a new key allocates
+  -- and can fail, and must do so before anything changed)
+  if rawget(filt, "category") == nil then
+    rawset(filt, "category", rec.category)
+  end
+  if rawget(filt, "mask") == nil then
+    rawset(filt, "mask", rec.mask)
+  end
   for _ = 1, 64 do
     if filter == 1 then
       S.sat_shape_set_filter(rec, bits, rec.mask) -- (the hashes holding it are told)
