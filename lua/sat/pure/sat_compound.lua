@@ -87,7 +87,6 @@ local function begin(s, parts, outline, form)
   s.radius = 0.0
   s.bound = 0.0
   s.ver = 0
-  s.busy = 0
   s.form = form
   s.on = outline
   s.base, s.parts = {}, {}
@@ -1070,7 +1069,6 @@ function M.sat__compound_copy(dst, src)
   dst.category = src.category
   dst.mask = src.mask
   dst.ver = 0
-  dst.busy = 0
   dst.form = src.form
   dst.on = N
   local base, parts = {}, {}

@@ -57,6 +57,10 @@ local function has_segment(s)
   return k == SAT_SEGMENT or k == SAT_CAPSULE
 end
 
+-- A change in progress (from its first write to the end of its derivation) holds its record's
+-- change count raised by BUSY (see update_cache), in the count rather than a field of its own.
+local BUSY = 2 ^ 40
+
 local function init_common(s, kind)
   s.kind = kind
   s.count = 0
@@ -72,7 +76,6 @@ local function init_common(s, kind)
   s.radius = 0.0
   s.bound = 0.0
   s.ver = 0
-  s.busy = 0
 end
 
 -- A segment's or capsule's world half, direction, half-length and bound.
@@ -173,7 +176,7 @@ end
 -- count moved when it is done was overtaken, its derived numbers possibly a mixture of two
 -- states, and derives them again from the fields as they are now (any mixture of the
 -- transform's fields is a shape; a mixture of derived numbers is not). The public changes
--- (move, turns, scale, radius, set_transform) also hold s.busy raised from their first write
+-- (move, turns, scale, radius, set_transform) also hold s.ver raised by BUSY from their first write
 -- to the end of their derivation: a copy made from inside one (sat_shape_copy in a hook
 -- between the two) derives its own numbers again (the count alone cannot tell it: the change
 -- it interrupts has counted itself, or not yet, and is not done).
@@ -598,7 +601,6 @@ local function copy_fields(dst, src)
   dst.category = src.category
   dst.mask = src.mask
   dst.ver = 0
-  dst.busy = 0
   if has_segment(src) then
     dst.hx, dst.hy, dst.ux, dst.uy = src.hx, src.hy, src.ux, src.uy
     dst.lhx, dst.lhy, dst.hlen, dst.lhlen = src.lhx, src.lhy, src.hlen, src.lhlen
@@ -691,7 +693,7 @@ function M.sat_shape_copy(dst, src)
       break
     end
   end
-  if src.busy ~= 0 then
+  if src.ver >= BUSY then
     -- made from inside a change of src (a hook or a finalizer in the middle of it): src's
     -- derived numbers may be half derived, and its change counted before it began; the
     -- copy's are derived again from its transform (a copy is in no hash)
@@ -710,12 +712,12 @@ function M.sat_shape_move_to(s, x, y)
   if not in_range(x) or not in_range(y) then
     return SAT_ERR_RANGE
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.px, s.py = x, y
   s.plx, s.ply = 0.0, 0.0
   placed(s)
   changed(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -736,12 +738,12 @@ function M.sat_shape_move(s, dx, dy)
   if not in_range(s.px + dx) or not in_range(s.py + dy) then
     return SAT_ERR_RANGE
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.px, s.plx = dd_add(s.px, s.plx, dx)
   s.py, s.ply = dd_add(s.py, s.ply, dy)
   placed(s)
   changed(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -771,11 +773,11 @@ function M.sat_shape_set_transform(s, px, py, plx, ply, angle, scale, radius)
   if needs_local(s, angle, scale) then
     return SAT_ERR_NO_LOCAL
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.px, s.py, s.plx, s.ply = px, py, plx, ply
   s.angle, s.scale, s.radius = angle, scale, radius
   update_cache(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -786,10 +788,10 @@ local function set_rotation(s, angle)
   if needs_local(s, angle, s.scale) then
     return SAT_ERR_NO_LOCAL
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.angle = angle
   update_cache(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -828,12 +830,12 @@ local function turn_about(s, angle, c, sn, cx, cy)
   if needs_local(s, angle, s.scale) then
     return SAT_ERR_NO_LOCAL
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.px, s.py = hix, hiy
   s.plx, s.ply = lox, loy
   s.angle = angle
   update_cache(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -896,7 +898,7 @@ function M.sat_shape_scale(s, factor)
     end
   end
   if kind == SAT_CIRCLE then
-    s.busy = s.busy + 1
+    s.ver = s.ver + BUSY
     s.radius = s.radius * factor
   else
     local k = s.scale * factor
@@ -909,14 +911,14 @@ function M.sat_shape_scale(s, factor)
     if needs_local(s, s.angle, k) then
       return SAT_ERR_NO_LOCAL
     end
-    s.busy = s.busy + 1
+    s.ver = s.ver + BUSY
     s.scale = k
     if kind == SAT_CAPSULE then
       s.radius = s.radius * factor -- kept as given, like a circle's (scale is the segment's)
     end
   end
   update_cache(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -931,10 +933,10 @@ function M.sat_circle_set_radius(s, radius)
   if not in_range(radius) then
     return SAT_ERR_RANGE
   end
-  s.busy = s.busy + 1
+  s.ver = s.ver + BUSY
   s.radius = radius
   update_cache(s)
-  s.busy = s.busy - 1
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
