@@ -55,6 +55,9 @@ end
 local AREA = 60
 local TRACE = os.getenv("PURE_CHAOS_TRACE")
 local READONLY = os.getenv("PURE_CHAOS_READONLY")
+if READONLY == "" or READONLY == "0" then -- (set empty or 0: the full drive)
+  READONLY = nil
+end
 -- PURE_CHAOS_ACTIONS="1,4,7": the hostile actions drawn only from these (of act's 1..16)
 local ACTIONS
 if os.getenv("PURE_CHAOS_ACTIONS") then
@@ -68,9 +71,10 @@ local HOOK_MAX = tonumber(os.getenv("PURE_CHAOS_MAX")) or 300
 local stats = { ops = 0, hostile = 0, actions = 0, refused = 0, planned = 0, checks = 0,
   events = 0 }
 local trail, trailN = {}, 0
+local TRAIL = tonumber(os.getenv("PURE_CHAOS_TRAIL")) or 30
 local function note(s)
   trailN = trailN + 1
-  trail[(trailN - 1) % 30 + 1] = s
+  trail[(trailN - 1) % TRAIL + 1] = s
 end
 
 local function fail(msg)
@@ -78,8 +82,8 @@ local function fail(msg)
   io.stderr:write(("pure-chaos: FAILURE (seed %d, operation %d): %s\n"):format(
     seed, stats.ops, tostring(msg)))
   io.stderr:write("last operations, oldest first:\n")
-  for k = math.max(1, trailN - 29), trailN do
-    io.stderr:write("  " .. trail[(k - 1) % 30 + 1] .. "\n")
+  for k = math.max(1, trailN - TRAIL + 1), trailN do
+    io.stderr:write("  " .. trail[(k - 1) % TRAIL + 1] .. "\n")
   end
   os.exit(1)
 end
@@ -188,7 +192,7 @@ local function act()
     k = pick(ACTIONS)
   end
   if TRACE then
-    note("    action " .. k)
+    note("    action " .. k .. " on " .. tostring(rawget(s, require("sat.pure.lsat_util").REC)))
   end
   if k == 1 then
     s:rotate((rnd() - 0.5) * 2)
@@ -443,10 +447,23 @@ local function check(cond, msg, ...)
   end
 end
 
+local function names(list)
+  local t = {}
+  for i, s in ipairs(list) do
+    local n = "?"
+    for k, p in ipairs(pool) do
+      if p == s then n = tostring(k) end
+    end
+    t[i] = type(s) == "number" and tostring(s) or n .. ":" .. tostring(s:kind())
+  end
+  return table.concat(t, " ")
+end
+
 local function sameList(got, want, what)
   check(#got == #want, "%s: %d shapes, the brute force finds %d", what, #got, #want)
   for i = 1, #want do
-    check(got[i] == want[i], "%s: entry %d differs from the brute force", what, i)
+    check(got[i] == want[i], "%s: entry %d differs from the brute force (got %s; want %s)",
+      what, i, names(got), names(want))
   end
 end
 
@@ -564,6 +581,48 @@ local function checkWorld(w)
 end
 
 ------------------------------------------------------------------------------------------
+-- PURE_CHAOS_DERIVED=1 (pure backend): after every operation, each pooled shape's record
+-- against a copy of it whose derived numbers (offsets, normals, halves, bound, ...) are
+-- derived again from its transform, hook off: the first operation leaving a record whose
+-- derived numbers disagree with its transform fails, with the trace of where the hook ran.
+local DERIVED = os.getenv("PURE_CHAOS_DERIVED")
+local derivedCheck
+if DERIVED and DERIVED ~= "" and DERIVED ~= "0" then
+  local S = require("sat.pure.sat_shape")
+  local REC = require("sat.pure.lsat_util").REC
+  local SKIP = { ver = true, busy = true, members = true, user = true, id = true }
+  local function same(a, b)
+    return a == b or (a ~= a and b ~= b)
+  end
+  function derivedCheck()
+    for pi, s in ipairs(pool) do
+      local rec = rawget(s, REC)
+      if rec and rec.kind ~= 4 then
+        local c = S.sat_shape_copy({}, rec)
+        local st = S.sat_shape_set_transform(c, rec.px, rec.py, rec.plx, rec.ply, rec.angle,
+          rec.scale, rec.radius)
+        check(st == 0, "derived: set_transform status %d", st)
+        for k, v in pairs(c) do
+          if not SKIP[k] then
+            local r = rec[k]
+            if type(v) == "number" then
+              check(same(v, r), "derived: pool shape %d %s (kind %d) field %s: %s, derived %s",
+                pi, tostring(rec), rec.kind, k, ("%.17g"):format(r), ("%.17g"):format(v))
+            elseif type(v) == "table" then
+              for i = 1, #v do
+                check(same(v[i], r[i]),
+                  "derived: pool shape %d %s (kind %d) field %s[%d]: %s, derived %s", pi,
+                  tostring(rec), rec.kind, k, i, tostring(r[i]), tostring(v[i]))
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+
+------------------------------------------------------------------------------------------
 -- the run
 
 local clock = os.clock
@@ -582,6 +641,11 @@ while stats.ops < maxOps do
   sethook()
   armed = false
   note(tostring(what or "?") .. (ok and "" or (" -> " .. tostring(what))))
+  if derivedCheck then
+    quiet = quiet + 1
+    derivedCheck()
+    quiet = quiet - 1
+  end
   if not ok then
     if expected(what) then
       stats.refused = stats.refused + 1
@@ -594,6 +658,21 @@ while stats.ops < maxOps do
   end
   quiet = quiet + 1
   local cok, e = pcall(function()
+    -- the worlds keep only the pool's shapes: a shape a new one replaced in the pool (a
+    -- clone, a new shape) leaves them, so that they stay as small as the pool (else they
+    -- grow every operation, and the checks, the queries and the steps with them: the run
+    -- slows to a crawl)
+    local pooledSet = {}
+    for _, s in ipairs(pool) do
+      pooledSet[s] = true
+    end
+    for _, w in ipairs(worlds) do
+      for _, s in ipairs(w:shapes()) do
+        if not pooledSet[s] then
+          w:remove(s)
+        end
+      end
+    end
     for _, s in ipairs(pool) do
       tame(s)
     end

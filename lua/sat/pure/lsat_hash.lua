@@ -620,23 +620,36 @@ local function h_shapes(...)
   t = out_table(t, 2, select("#", ...))
   local n, ids = H.sat_hash_handles(h)
   return_shapes(self, t, ids, n)
-  if pending() then -- (nested code's view: the queued operations as if made)
-    local list = queued_list(h)
-    local m = 0
-    for k = 1, rawlen(t) do
-      local v = rawget(t, k)
-      if queued(h, v) ~= false then
-        m = m + 1
-        rawset(t, m, v)
+  if pending() or G.act_h == h then
+    -- (nested code's view: the operation in progress and the queued ones as if made, in
+    -- order, as they will be: a removal takes the shape out of the list, an insertion of a
+    -- shape not in appends it; a shape removed and added again is last, as its new entry
+    -- will be)
+    n = rawlen(t)
+    local function apply(shape, isAdd)
+      local at = nil
+      for k = 1, n do
+        if rawget(t, k) == shape then
+          at = k
+          break
+        end
+      end
+      if isAdd and at == nil then
+        n = n + 1
+        rawset(t, n, shape)
+      elseif not isAdd and at ~= nil then
+        for k = at, n - 1 do
+          rawset(t, k, rawget(t, k + 1))
+        end
+        rawset(t, n, nil)
+        n = n - 1
       end
     end
-    for _, shape in ipairs(list) do
-      if queued(h, shape) and sat_hash_find(h, rawget(shape, REC)) == SAT_HASH_NONE then
-        m = m + 1
-        rawset(t, m, shape)
-      end
+    if G.act_h == h and G.act_s then
+      apply(G.act_s, G.act_in)
     end
-    trim(t, m)
+    H.sat__hash_queued_shapes(h, apply)
+    trim(t, n)
   end
   return t
 end

@@ -166,12 +166,32 @@ local function shape_newindex(...)
     rawset(s, k, v)
     return
   end
+  -- The record's bits, then the filter table's copy of both, until they agree when looked at
+  -- after the writes: a debug hook or a finalizer writing the shape's filter between two of
+  -- these statements (whose writes complete before this goes on) could otherwise leave the
+  -- table saying one thing and the record, what the worlds filter by, another (the record's
+  -- other field read before it wrote, or the copy's values read before it wrote). The last
+  -- write, this one or the one that overtook it, stands in both.
   local filt = filter_table(s, rec)
-  rawset(filt, k, bits)
-  if filter == 1 then
-    S.sat_shape_set_filter(rec, bits, rec.mask) -- (the hashes holding it are told)
-  else
-    S.sat_shape_set_filter(rec, rec.category, bits)
+  -- (both keys made first, with the values they stand for: a raw set of a new key allocates
+  -- and can fail, and must do so before anything changed)
+  if rawget(filt, "category") == nil then
+    rawset(filt, "category", rec.category)
+  end
+  if rawget(filt, "mask") == nil then
+    rawset(filt, "mask", rec.mask)
+  end
+  for _ = 1, 64 do
+    if filter == 1 then
+      S.sat_shape_set_filter(rec, bits, rec.mask) -- (the hashes holding it are told)
+    else
+      S.sat_shape_set_filter(rec, rec.category, bits)
+    end
+    rawset(filt, "category", rec.category)
+    rawset(filt, "mask", rec.mask)
+    if rawget(filt, "category") == rec.category and rawget(filt, "mask") == rec.mask then
+      return
+    end
   end
 end
 
@@ -651,9 +671,12 @@ local function shape_clone(...)
     end
     k, v = next(s, k)
   end
-  local filt = rawget(s, FILT)
-  if filt then
-    U.copy_entries(filt, filter_table(copy, c))
+  -- (the copy's filter table from its record, not from s's table: a hook or a finalizer may
+  -- have written s's filter since the record was copied; the copy is no one else's yet)
+  if rawget(s, FILT) then
+    local filt = filter_table(copy, c)
+    rawset(filt, "category", c.category)
+    rawset(filt, "mask", c.mask)
   end
   return copy
 end

@@ -86,6 +86,7 @@ local function begin(s, parts, outline, form)
   s.scale = 1.0
   s.radius = 0.0
   s.bound = 0.0
+  s.ver = 0
   s.form = form
   s.on = outline
   s.base, s.parts = {}, {}
@@ -1067,6 +1068,7 @@ function M.sat__compound_copy(dst, src)
   dst.members = nil
   dst.category = src.category
   dst.mask = src.mask
+  dst.ver = 0
   dst.form = src.form
   dst.on = N
   local base, parts = {}, {}

@@ -359,7 +359,7 @@ function M.sat__hash_queued_shapes(h, f)
     for k = q.r + 1, q.n do
       local o = 6 * (k - 1)
       if q[o + 1] == h and q[o + 2] ~= Q_DIRTY then
-        f(q[o + 3])
+        f(q[o + 3], q[o + 2] == Q_ADD)
       end
     end
   end
@@ -504,24 +504,35 @@ function mark_dirty(h, i)
   end
 end
 
--- Called by the core on every change of a shape in this hash (sat__changed); queued while an
--- operation holds the lock (from code run inside it).
+-- Called by the core on every change of a shape (sat__changed, with the shape's first member
+-- record): tells every hash holding it, queued while an operation holds the lock (from code
+-- run inside it). The whole list is walked here, the lock held, not by sat__changed one record
+-- at a time: between two records a hook or a finalizer could remove the shape from a hash
+-- (and the queue applied as the lock is let go, too), whose record, unlinked, ends the walk
+-- (`next` false) or, reused for another shape, leads it into that shape's list: the hashes
+-- after it were never told.
 local function member_changed(m)
   if G.busy > 0 then
-    enqueue(m.hash, Q_DIRTY, m.handle)
+    while m do
+      enqueue(m.hash, Q_DIRTY, m.handle)
+      m = m.next
+    end
     return
   end
   -- mark_dirty, inline: no call while the lock is held by hand, since a call may allocate
   -- (Lua makes a call record the first time it goes deeper) and fail, and nothing would let
   -- the lock go; writing the lists allocates nothing (h_add made their slots)
-  local h, i = m.hash, m.handle
   G.busy = 1
-  local f = h.dirty_f
-  if not f[i] then
-    f[i] = true
-    local n = h.ndirty + 1
-    h.dirty[n] = i
-    h.ndirty = n
+  while m do
+    local h, i = m.hash, m.handle
+    local f = h.dirty_f
+    if not f[i] then
+      f[i] = true
+      local n = h.ndirty + 1
+      h.dirty[n] = i
+      h.ndirty = n
+    end
+    m = m.next
   end
   G.busy = 0
   if pending() then
@@ -994,6 +1005,12 @@ function M.sat_hash_new(cell_size)
     -- the contacts queued removals dropped (told as ended by the next step); the scratch
     -- arrays of the step's sorts and of sat_hash_contacts' (h.tmp is the queries')
     opos = {}, hlist = {}, lost = {}, nlost = 0, stmp = {}, ctmp = {},
+    -- the scratch arrays of the sorts of h.hit_idx, h.sweep_idx and the cells' (one each, not
+    -- h.tmp: a query run inside another, from a finalizer or a debug hook, overwrites the
+    -- outer one's buffers, which then asks again; while it sorts them, each array holds only
+    -- numbers its comparator can read: indices of records for the first two, handles for
+    -- h.tmp), and the cells' sorted coordinates
+    htmp = {}, wtmp = {}, cell_tmp = {}, cell_ox = {}, cell_oy = {},
     -- the step's gathering (sat_hash_query.lua's gather_step): its candidates and stamps
     skeys = {}, sstamp = {},
   }
@@ -1352,8 +1369,8 @@ function M.sat_hash_cells(h, level)
       end
     end
   end
-  sort(order, n, h.by_cell, h.tmp)
-  local ox, oy = h.keys, h.tmp -- (scratch: the sorted coordinates)
+  sort(order, n, h.by_cell, h.cell_tmp)
+  local ox, oy = h.cell_ox, h.cell_oy
   for j = 1, n do
     ox[j], oy[j] = xs[order[j]], ys[order[j]]
   end

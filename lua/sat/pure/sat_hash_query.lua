@@ -361,7 +361,7 @@ local function query_segment(h, p1x, p1y, p2x, p2y)
       hits[o + HIT_PART] = hit.part
     end
   end
-  sort(idx, m, h.by_hit, h.tmp)
+  sort(idx, m, h.by_hit, h.htmp)
   depth = d - 1
   return m, idx, stamp
 end
@@ -561,7 +561,7 @@ function M.sat_hash_sweep(h, s, self, vx, vy, filter)
   end
   depth = d - 1
   if m > 1 then
-    sort(idx, m, h.by_sweep, h.tmp)
+    sort(idx, m, h.by_sweep, h.wtmp)
   end
   return m, idx, stamp
 end

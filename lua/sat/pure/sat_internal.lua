@@ -284,12 +284,13 @@ function M.sat__relative(s, x, y)
 end
 
 --- sat__changed(s): every change of a shape's transform, geometry or filter bits ends here;
--- each holder's record (s.members, a list through `next`, made by the hash files) is told.
+-- the holders' records (s.members, a list through `next`, made by the hash files) are told:
+-- the first record's `changed` walks the list itself (sat_hash.lua's member_changed, under
+-- its lock: a record could be unlinked between two calls made from here).
 function M.sat__changed(s)
   local m = s.members
-  while m do
+  if m then
     m.changed(m)
-    m = m.next
   end
 end
 

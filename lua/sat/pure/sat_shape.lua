@@ -57,6 +57,10 @@ local function has_segment(s)
   return k == SAT_SEGMENT or k == SAT_CAPSULE
 end
 
+-- A change in progress (from its first write to the end of its derivation) holds its record's
+-- change count raised by BUSY (see update_cache), in the count rather than a field of its own.
+local BUSY = 2 ^ 40
+
 local function init_common(s, kind)
   s.kind = kind
   s.count = 0
@@ -71,6 +75,7 @@ local function init_common(s, kind)
   s.scale = 1.0
   s.radius = 0.0
   s.bound = 0.0
+  s.ver = 0
 end
 
 -- A segment's or capsule's world half, direction, half-length and bound.
@@ -165,18 +170,50 @@ end
 -- Recompute what depends on rotation and scale: world offsets, normals and bound. A lean
 -- polygon is at rotation 0 (or -0) and scale 1 (the transforms give it its local points
 -- before anything else): its offsets, normals and bound are those it was built with.
+-- Re-entrancy (pure backend only: C is never interrupted here): a debug hook or a finalizer
+-- may change the same shape between any two statements, and its change runs to its end
+-- first. Every change counts itself in s.ver before it derives anything; one that finds the
+-- count moved when it is done was overtaken, its derived numbers possibly a mixture of two
+-- states, and derives them again from the fields as they are now (any mixture of the
+-- transform's fields is a shape; a mixture of derived numbers is not). The public changes
+-- (move, turns, scale, radius, set_transform) also hold s.ver raised by BUSY from their first write
+-- to the end of their derivation: a copy made from inside one (sat_shape_copy in a hook
+-- between the two) derives its own numbers again (the count alone cannot tell it: the change
+-- it interrupts has counted itself, or not yet, and is not done).
 local function update_cache(s)
-  local kind = s.kind
-  if kind == SAT_CIRCLE then
-    s.bound = s.radius
-  elseif kind == SAT_SEGMENT or kind == SAT_CAPSULE then
-    update_segment(s)
-  elseif kind == SAT_COMPOUND then
-    compound().sat__compound_refresh(s)
-  elseif s.lx ~= nil then
-    polygon_transform(s, s.lx, s.ly)
+  for _ = 1, 64 do
+    local v = s.ver + 1
+    s.ver = v
+    local kind = s.kind
+    if kind == SAT_CIRCLE then
+      s.bound = s.radius
+    elseif kind == SAT_SEGMENT or kind == SAT_CAPSULE then
+      update_segment(s)
+    elseif kind == SAT_COMPOUND then
+      compound().sat__compound_refresh(s)
+    elseif s.lx ~= nil then
+      polygon_transform(s, s.lx, s.ly)
+    end
+    if s.ver == v then
+      break
+    end
   end
   changed(s)
+end
+
+-- A compound's parts placed at its position (move, moveTo), again when overtaken (as
+-- update_cache); any other kind's change counted.
+local function placed(s)
+  for _ = 1, 64 do
+    local v = s.ver + 1
+    s.ver = v
+    if s.kind == SAT_COMPOUND then
+      compound().sat__compound_place(s)
+    end
+    if s.ver == v then
+      break
+    end
+  end
 end
 
 --- sat_circle_init(s, x, y, radius) -> status
@@ -509,15 +546,25 @@ end
 --- sat_shape_give_local(s, lx, ly): a lean polygon's local points kept apart from now on:
 -- copies of its offsets written into lx and ly (arrays of count numbers the binding made, as
 -- the C copies them into the block it is given); nothing for any other shape.
+-- (Pure backend: a hook or a finalizer may give the shape its local points and turn it while
+-- they are copied, its offsets then turned: the copy is made again, or left to that one.
+-- ly is set before lx, whose nil marks the lean layout.)
 function M.sat_shape_give_local(s, lx, ly)
-  if s.kind ~= SAT_POLYGON or s.lx ~= nil then
-    return
+  for _ = 1, 64 do
+    if s.kind ~= SAT_POLYGON or s.lx ~= nil then
+      return
+    end
+    local v = s.ver
+    local ox, oy = s.ox, s.oy
+    for i = 1, s.count do
+      lx[i], ly[i] = ox[i], oy[i]
+    end
+    if s.ver == v and s.lx == nil then
+      s.ly = ly
+      s.lx = lx
+      return
+    end
   end
-  local ox, oy = s.ox, s.oy
-  for i = 1, s.count do
-    lx[i], ly[i] = ox[i], oy[i]
-  end
-  s.lx, s.ly = lx, ly
 end
 
 --- sat_polygon_init(s, xs, ys, count) -> status: validated in work arrays of its own (the
@@ -553,6 +600,7 @@ local function copy_fields(dst, src)
   dst.members = nil -- the hashes hold src, not its copy
   dst.category = src.category
   dst.mask = src.mask
+  dst.ver = 0
   if has_segment(src) then
     dst.hx, dst.hy, dst.ux, dst.uy = src.hx, src.hy, src.ux, src.uy
     dst.lhx, dst.lhy, dst.hlen, dst.lhlen = src.lhx, src.lhy, src.hlen, src.lhlen
@@ -626,7 +674,8 @@ M.sat__copy_over = copy_over
 
 --- sat_shape_copy(dst, src) -> dst: a copy in no hash, sharing nothing with src; a lean
 -- polygon's copy is lean while src is.
-function M.sat_shape_copy(dst, src)
+-- (Copied again when a change of src overtook the copy: see update_cache.)
+local function shape_copy(dst, src)
   if src.kind == SAT_POLYGON and src.lx == nil then
     copy_fields(dst, src)
     copy_polygon_arrays(dst, src)
@@ -634,6 +683,23 @@ function M.sat_shape_copy(dst, src)
     return dst
   end
   return copy_inline(dst, src)
+end
+
+function M.sat_shape_copy(dst, src)
+  for _ = 1, 64 do
+    local v = src.ver
+    shape_copy(dst, src)
+    if src.ver == v then
+      break
+    end
+  end
+  if src.ver >= BUSY then
+    -- made from inside a change of src (a hook or a finalizer in the middle of it): src's
+    -- derived numbers may be half derived, and its change counted before it began; the
+    -- copy's are derived again from its transform (a copy is in no hash)
+    update_cache(dst)
+  end
+  return dst
 end
 
 -- ---- transform ----------------------------------------------------------------------------
@@ -646,12 +712,12 @@ function M.sat_shape_move_to(s, x, y)
   if not in_range(x) or not in_range(y) then
     return SAT_ERR_RANGE
   end
+  s.ver = s.ver + BUSY
   s.px, s.py = x, y
   s.plx, s.ply = 0.0, 0.0
-  if s.kind == SAT_COMPOUND then
-    compound().sat__compound_place(s)
-  end
+  placed(s)
   changed(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -672,12 +738,12 @@ function M.sat_shape_move(s, dx, dy)
   if not in_range(s.px + dx) or not in_range(s.py + dy) then
     return SAT_ERR_RANGE
   end
+  s.ver = s.ver + BUSY
   s.px, s.plx = dd_add(s.px, s.plx, dx)
   s.py, s.ply = dd_add(s.py, s.ply, dy)
-  if s.kind == SAT_COMPOUND then
-    compound().sat__compound_place(s)
-  end
+  placed(s)
   changed(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -707,9 +773,11 @@ function M.sat_shape_set_transform(s, px, py, plx, ply, angle, scale, radius)
   if needs_local(s, angle, scale) then
     return SAT_ERR_NO_LOCAL
   end
+  s.ver = s.ver + BUSY
   s.px, s.py, s.plx, s.ply = px, py, plx, ply
   s.angle, s.scale, s.radius = angle, scale, radius
   update_cache(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -720,8 +788,10 @@ local function set_rotation(s, angle)
   if needs_local(s, angle, s.scale) then
     return SAT_ERR_NO_LOCAL
   end
+  s.ver = s.ver + BUSY
   s.angle = angle
   update_cache(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -760,10 +830,12 @@ local function turn_about(s, angle, c, sn, cx, cy)
   if needs_local(s, angle, s.scale) then
     return SAT_ERR_NO_LOCAL
   end
+  s.ver = s.ver + BUSY
   s.px, s.py = hix, hiy
   s.plx, s.ply = lox, loy
   s.angle = angle
   update_cache(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -826,6 +898,7 @@ function M.sat_shape_scale(s, factor)
     end
   end
   if kind == SAT_CIRCLE then
+    s.ver = s.ver + BUSY
     s.radius = s.radius * factor
   else
     local k = s.scale * factor
@@ -838,12 +911,14 @@ function M.sat_shape_scale(s, factor)
     if needs_local(s, s.angle, k) then
       return SAT_ERR_NO_LOCAL
     end
+    s.ver = s.ver + BUSY
     s.scale = k
     if kind == SAT_CAPSULE then
       s.radius = s.radius * factor -- kept as given, like a circle's (scale is the segment's)
     end
   end
   update_cache(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
@@ -858,8 +933,10 @@ function M.sat_circle_set_radius(s, radius)
   if not in_range(radius) then
     return SAT_ERR_RANGE
   end
+  s.ver = s.ver + BUSY
   s.radius = radius
   update_cache(s)
+  s.ver = s.ver - BUSY
   return SAT_OK
 end
 
